@@ -1,0 +1,31 @@
+// The contract between the FHIR interactions and the search engine.
+import type { Bundle } from '@medplum/fhirtypes';
+import type { Repository } from '../storage/repository.ts';
+import type { ResourceIndexer } from '../storage/store.ts';
+
+/** Query parameters in order, repeats kept. */
+export type SearchQuery = [name: string, value: string][];
+
+export interface SearchContext {
+  repo: Repository;
+  /** Absolute base URL of the FHIR endpoint (no trailing slash): Bundle links and fullUrls are built on it. */
+  baseUrl: string;
+  /** `Prefer: handling=strict`: unknown or unsupported parameters are a 400 instead of a reported warning. */
+  strict: boolean;
+  /** Path of the search below the base, e.g. `Patient` or `Patient/_search`, for Bundle links. */
+  path: string;
+}
+
+export interface SearchService {
+  /** Keeps the search index tables in step with every resource write. */
+  readonly indexer: ResourceIndexer;
+  /** A searchset Bundle for `GET [type]?query` (type undefined: system search with `_type`). */
+  search(ctx: SearchContext, type: string | undefined, query: SearchQuery): Bundle;
+  /**
+   * The ids matching a conditional create/update/delete/reference query on `type`, evaluated strictly
+   * (an unknown parameter is an error, never silently ignored).
+   */
+  match(repo: Repository, type: string, query: SearchQuery): string[];
+  /** The search parameters supported for a type, for the CapabilityStatement. */
+  capabilities(type: string): { name: string; type: string; definition?: string; documentation?: string }[];
+}

@@ -1,0 +1,137 @@
+// The Repository: one method per storage need of the FHIR interactions, scoped to one sandbox.
+// Interactions call this and never SQL (FHIR R4 3.1.0 RESTful API; versioning per 3.1.0.1.5).
+import type { Resource } from '@medplum/fhirtypes';
+import type { Sandbox } from './sandbox.ts';
+import type { Statement } from 'better-sqlite3';
+import type { Store, StoredVersion } from './store.ts';
+import { FhirError, issue } from '../outcome.ts';
+
+export interface HistoryQuery {
+  type?: string;
+  id?: string;
+  /** Only versions last updated at or after this instant (ISO string). */
+  since?: string;
+  /** Only versions last updated before this instant (ISO string; `_at` style upper bound). */
+  before?: string;
+  count: number;
+  offset: number;
+}
+
+export interface HistoryPage {
+  total: number;
+  versions: StoredVersion[];
+}
+
+type HistoryRow = {
+  sandbox: string; type: string; id: string; version: number; last_updated: string; deleted: number; json: string | null;
+};
+
+export class Repository {
+  private readonly statements = new Map<string, Statement<unknown[]>>();
+
+  constructor(readonly store: Store, readonly sandbox: Sandbox) {}
+
+  get now(): Date {
+    return this.sandbox.clock.now();
+  }
+
+  /** The visible latest version: the most specific layer holding the resource wins, tombstones included. */
+  current(type: string, id: string): StoredVersion | undefined {
+    for (const layer of this.sandbox.layers) {
+      const found = this.store.currentIn(layer, type, id);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** A live (not deleted) resource, parsed. */
+  readLive(type: string, id: string): Resource | undefined {
+    const found = this.current(type, id);
+    return found && !found.deleted && found.json ? (JSON.parse(found.json) as Resource) : undefined;
+  }
+
+  exists(type: string, id: string): boolean {
+    const found = this.current(type, id);
+    return !!found && !found.deleted;
+  }
+
+  version(type: string, id: string, version: number): StoredVersion | undefined {
+    for (const layer of this.sandbox.layers) {
+      const found = this.store.versionIn(layer, type, id, version);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** Store a new version of `resource` (its id must be set). Returns the stored version. */
+  write(resource: Resource & { id: string }): StoredVersion {
+    this.assertWritable();
+    const previous = this.current(resource.resourceType, resource.id);
+    const version = (previous?.version ?? 0) + 1;
+    const lastUpdated = this.now.toISOString();
+    const stored: Resource = {
+      ...resource,
+      meta: { ...resource.meta, versionId: String(version), lastUpdated },
+    };
+    const json = this.store.writeVersion(this.sandbox.name, resource.resourceType, resource.id, version, lastUpdated, stored);
+    return { sandbox: this.sandbox.name, type: resource.resourceType, id: resource.id, version, lastUpdated, deleted: false, json };
+  }
+
+  /** Record a deletion. Returns the tombstone, or undefined when there was nothing live to delete. */
+  remove(type: string, id: string): StoredVersion | undefined {
+    this.assertWritable();
+    const previous = this.current(type, id);
+    if (!previous || previous.deleted) return undefined;
+    const version = previous.version + 1;
+    const lastUpdated = this.now.toISOString();
+    this.store.writeVersion(this.sandbox.name, type, id, version, lastUpdated, null);
+    return { sandbox: this.sandbox.name, type, id, version, lastUpdated, deleted: true, json: null };
+  }
+
+  newId(): string {
+    return this.sandbox.newId();
+  }
+
+  /** Instance, type or system history across this sandbox's layers, newest first (FHIR R4 3.1.0.6). */
+  history(query: HistoryQuery): HistoryPage {
+    const layers = this.sandbox.layers;
+    const where = [`sandbox IN (${layers.map(() => '?').join(', ')})`];
+    const params: (string | number)[] = [...layers];
+    if (query.type) { where.push('type = ?'); params.push(query.type); }
+    if (query.id) { where.push('id = ?'); params.push(query.id); }
+    if (query.since) { where.push('last_updated >= ?'); params.push(query.since); }
+    if (query.before) { where.push('last_updated < ?'); params.push(query.before); }
+    const clause = where.join(' AND ');
+    const order = query.id ? 'version DESC' : 'last_updated DESC, rowid DESC';
+    const total = (this.prepare(`SELECT count(*) AS n FROM resource_history WHERE ${clause}`).get(...params) as { n: number }).n;
+    const rows = this.prepare(`SELECT * FROM resource_history WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...params, query.count, query.offset) as HistoryRow[];
+    return {
+      total,
+      versions: rows.map((r) => ({
+        sandbox: r.sandbox, type: r.type, id: r.id, version: r.version, lastUpdated: r.last_updated,
+        deleted: r.deleted === 1, json: r.json,
+      })),
+    };
+  }
+
+  /** Run fn atomically: every write inside commits together or not at all. */
+  transaction<T>(fn: () => T): T {
+    return this.store.transaction(fn);
+  }
+
+  private prepare(sql: string): Statement<unknown[]> {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.store.db.prepare<unknown[]>(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  private assertWritable(): void {
+    if (!this.sandbox.writable) {
+      throw new FhirError(403, [issue('error', 'forbidden', `The ${this.sandbox.name} data set is read-only`)]);
+    }
+  }
+}

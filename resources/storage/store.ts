@@ -1,0 +1,149 @@
+// The SQLite store: one database file holding the base layer and every sandbox's overlay.
+import Database from 'better-sqlite3';
+import type { Resource } from '@medplum/fhirtypes';
+
+/** One stored version of a resource, as the storage layer sees it. */
+export interface StoredVersion {
+  sandbox: string;
+  type: string;
+  id: string;
+  version: number;
+  lastUpdated: string;
+  deleted: boolean;
+  /** The resource JSON (with meta.versionId and meta.lastUpdated); null for a deletion. */
+  json: string | null;
+}
+
+/**
+ * Keeps derived rows (search indexes) in step with resource writes. Called inside the write's SQLite transaction,
+ * so a resource and its index rows are never out of step.
+ */
+export interface ResourceIndexer {
+  /** DDL for the indexer's tables, run once when the store opens. */
+  readonly schema: string;
+  /** Replace the index rows of one resource in one sandbox layer (resource null: remove them). */
+  write(db: Database.Database, sandbox: string, type: string, id: string, resource: Resource | null): void;
+  /** Remove every index row of one sandbox layer. */
+  clearSandbox(db: Database.Database, sandbox: string): void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS resource_history (
+  sandbox TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL,
+  last_updated TEXT NOT NULL, deleted INTEGER NOT NULL, json TEXT,
+  UNIQUE (sandbox, type, id, version)
+);
+CREATE INDEX IF NOT EXISTS resource_history_time ON resource_history (sandbox, last_updated);
+CREATE INDEX IF NOT EXISTS resource_history_type_time ON resource_history (sandbox, type, last_updated);
+CREATE TABLE IF NOT EXISTS resource_current (
+  sandbox TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL,
+  last_updated TEXT NOT NULL, deleted INTEGER NOT NULL, json TEXT,
+  PRIMARY KEY (sandbox, type, id)
+);
+CREATE TABLE IF NOT EXISTS store_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+export interface StoreOptions {
+  /** Database file; ':memory:' for an in-memory store. */
+  path: string;
+  indexers?: ResourceIndexer[];
+  readonly?: boolean;
+}
+
+type Row = {
+  sandbox: string; type: string; id: string; version: number; last_updated: string; deleted: number; json: string | null;
+};
+
+function toStored(row: Row): StoredVersion {
+  return {
+    sandbox: row.sandbox, type: row.type, id: row.id, version: row.version,
+    lastUpdated: row.last_updated, deleted: row.deleted === 1, json: row.json,
+  };
+}
+
+export class Store {
+  readonly db: Database.Database;
+  readonly indexers: readonly ResourceIndexer[];
+  private readonly stmts;
+
+  constructor(options: StoreOptions) {
+    this.db = new Database(options.path, { readonly: options.readonly ?? false });
+    this.indexers = options.indexers ?? [];
+    if (options.path !== ':memory:' && !options.readonly) this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = OFF');
+    if (!options.readonly) {
+      this.db.exec(SCHEMA);
+      for (const indexer of this.indexers) this.db.exec(indexer.schema);
+    }
+    const db = this.db;
+    this.stmts = {
+      current: db.prepare<[string, string, string], Row>(
+        'SELECT * FROM resource_current WHERE sandbox = ? AND type = ? AND id = ?'),
+      version: db.prepare<[string, string, string, number], Row>(
+        'SELECT * FROM resource_history WHERE sandbox = ? AND type = ? AND id = ? AND version = ?'),
+      insertHistory: db.prepare(
+        'INSERT INTO resource_history (sandbox, type, id, version, last_updated, deleted, json) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      upsertCurrent: db.prepare(
+        `INSERT INTO resource_current (sandbox, type, id, version, last_updated, deleted, json) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (sandbox, type, id) DO UPDATE SET version = excluded.version, last_updated = excluded.last_updated,
+         deleted = excluded.deleted, json = excluded.json`),
+      clearHistory: db.prepare('DELETE FROM resource_history WHERE sandbox = ?'),
+      clearCurrent: db.prepare('DELETE FROM resource_current WHERE sandbox = ?'),
+      countCurrent: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM resource_current WHERE sandbox = ?'),
+      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM store_metadata WHERE key = ?'),
+      setMeta: db.prepare('INSERT INTO store_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    };
+  }
+
+  /** The latest version of a resource in exactly one layer. */
+  currentIn(sandbox: string, type: string, id: string): StoredVersion | undefined {
+    const row = this.stmts.current.get(sandbox, type, id);
+    return row ? toStored(row) : undefined;
+  }
+
+  versionIn(sandbox: string, type: string, id: string, version: number): StoredVersion | undefined {
+    const row = this.stmts.version.get(sandbox, type, id, version);
+    return row ? toStored(row) : undefined;
+  }
+
+  /** Write one version (a resource, or a deletion when `resource` is null) into a layer, with its index rows. */
+  writeVersion(sandbox: string, type: string, id: string, version: number, lastUpdated: string, resource: Resource | null): string | null {
+    const json = resource ? JSON.stringify(resource) : null;
+    const deleted = resource ? 0 : 1;
+    this.stmts.insertHistory.run(sandbox, type, id, version, lastUpdated, deleted, json);
+    this.stmts.upsertCurrent.run(sandbox, type, id, version, lastUpdated, deleted, json);
+    for (const indexer of this.indexers) indexer.write(this.db, sandbox, type, id, resource);
+    return json;
+  }
+
+  /** Remove everything one sandbox layer holds. Costs O(rows in that layer). */
+  clearSandbox(sandbox: string): void {
+    this.transaction(() => {
+      this.stmts.clearHistory.run(sandbox);
+      this.stmts.clearCurrent.run(sandbox);
+      for (const indexer of this.indexers) indexer.clearSandbox(this.db, sandbox);
+    });
+  }
+
+  countIn(sandbox: string): number {
+    return this.stmts.countCurrent.get(sandbox)?.n ?? 0;
+  }
+
+  getMetadata(key: string): string | undefined {
+    return this.stmts.getMeta.get(key)?.value;
+  }
+
+  setMetadata(key: string, value: string): void {
+    this.stmts.setMeta.run(key, value);
+  }
+
+  /** Run fn in one SQLite transaction; nested calls become savepoints, so an inner failure can roll back alone. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

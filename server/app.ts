@@ -1,0 +1,58 @@
+// Builds the Fastify app. Read top to bottom, this file is the architecture: the services a request uses, then
+// the stages it meets (parsing, routing to a FHIR interaction, error rendering).
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Store } from '../resources/storage/store.ts';
+import { Repository } from '../resources/storage/repository.ts';
+import { DEFAULT_SANDBOX, makeSandbox, type Clock, wallClock } from '../resources/storage/sandbox.ts';
+import { createSearchService } from '../resources/search/index.ts';
+import { defaultSettings, type ServerContext, type ServerSettings } from './context.ts';
+import { OperationRegistry } from './operations/registry.ts';
+import { validateOperation } from './operations/validate.ts';
+import { registerBodyParsers } from './http/content-type.ts';
+import { registerErrorHandlers } from './http/errors.ts';
+import { fhirRoutes } from './http/fhir-routes.ts';
+import { notFound } from '../resources/outcome.ts';
+
+export interface AppOptions {
+  /** SQLite file; default in-memory. */
+  dbPath?: string;
+  /** An already open store (tests share one between apps). */
+  store?: Store;
+  settings?: Partial<ServerSettings>;
+  /** Clock of the default sandbox (wall clock unless given). */
+  clock?: Clock;
+  logger?: boolean;
+  bodyLimit?: number;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  context: ServerContext;
+}
+
+export function buildApp(options: AppOptions = {}): BuiltApp {
+  const search = createSearchService();
+  const store = options.store ?? new Store({ path: options.dbPath ?? ':memory:', indexers: [search.indexer] });
+  const operations = new OperationRegistry().register(validateOperation);
+  const context: ServerContext = { store, settings: { ...defaultSettings, ...options.settings }, search, operations };
+
+  const defaultRepository = new Repository(store, makeSandbox(DEFAULT_SANDBOX, { clock: options.clock ?? wallClock }));
+  const repositoryFor = (sessionId: string | undefined): Repository => {
+    if (sessionId === undefined) return defaultRepository;
+    throw notFound(`No session '${sessionId}'`);
+  };
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 32 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  });
+  registerBodyParsers(app);
+  registerErrorHandlers(app);
+  app.register(fhirRoutes, { prefix: '/fhir', context, repositoryFor });
+  app.register(fhirRoutes, { prefix: '/fhir/_session/:sessionId', context, repositoryFor });
+  app.addHook('onClose', async () => {
+    if (!options.store) store.close();
+  });
+  return { app, context };
+}

@@ -1,0 +1,69 @@
+// The HTTP face of one FHIR base: every method and path below the prefix goes through the FHIR router.
+// Registered at /fhir (the default sandbox) and at /fhir/_session/:sessionId (a gym session).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FhirRequest, FhirResponse, HttpMethod } from '../fhir-request.ts';
+import { parseQueryString, queryValue } from '../fhir-request.ts';
+import type { ServerContext } from '../context.ts';
+import type { Repository } from '../../resources/storage/repository.ts';
+import { route } from '../router.ts';
+import { assertJsonAcceptable, FHIR_JSON, mediaType } from './content-type.ts';
+
+export interface FhirRoutesOptions {
+  context: ServerContext;
+  /** The repository for the sandbox a request addresses (throws a 404 FhirError for an unknown session). */
+  repositoryFor(sessionId: string | undefined): Repository;
+}
+
+export async function fhirRoutes(app: FastifyInstance, options: FhirRoutesOptions): Promise<void> {
+  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+    const fhirRequest = toFhirRequest(request, options);
+    const response = route(fhirRequest);
+    sendFhir(reply, response, fhirRequest.query);
+  };
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'];
+  app.route({ method: methods, url: '/', handler, exposeHeadRoute: false });
+  app.route({ method: methods, url: '/*', handler, exposeHeadRoute: false });
+}
+
+export function toFhirRequest(request: FastifyRequest, options: FhirRoutesOptions): FhirRequest {
+  const sessionId = (request.params as { sessionId?: string }).sessionId;
+  const [rawPath, rawQuery = ''] = request.url.split('?', 2);
+  const query = parseQueryString(rawQuery);
+  assertJsonAcceptable(queryValue(query, '_format'), request.headers.accept);
+  const prefix = basePath(rawPath, sessionId);
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  return {
+    method: request.method as HttpMethod,
+    path: rawPath.slice(prefix.length),
+    query,
+    body: request.body,
+    contentType: mediaType(request),
+    headers,
+    baseUrl: `${request.protocol}://${request.host}${prefix.replace(/\/+/g, '/')}`,
+    repo: options.repositoryFor(sessionId),
+    context: options.context,
+  };
+}
+
+/** The part of the raw path that names the FHIR base (`/fhir` or `/fhir/_session/<id>`), duplicate slashes allowed. */
+function basePath(rawPath: string, sessionId: string | undefined): string {
+  const pattern = sessionId ? /^\/+fhir\/+_session\/+[^/]+/ : /^\/+fhir/;
+  return pattern.exec(rawPath)?.[0] ?? '';
+}
+
+export function sendFhir(reply: FastifyReply, response: FhirResponse, query: [string, string][]): void {
+  reply.code(response.status);
+  if (response.headers) reply.headers(response.headers);
+  reply.type(FHIR_JSON);
+  if (response.body === undefined) {
+    reply.send();
+    return;
+  }
+  const pretty = queryValue(query, '_pretty') === 'true';
+  if (typeof response.body === 'string') {
+    reply.send(pretty ? JSON.stringify(JSON.parse(response.body), null, 2) : response.body);
+  } else {
+    reply.send(JSON.stringify(response.body, null, pretty ? 2 : undefined));
+  }
+}

@@ -1,0 +1,17 @@
+// Extended operations: [base]/$op, [base]/[type]/$op, [base]/[type]/[id]/$op (FHIR R4 3.1.0.11 / 2.36.0 "Operations").
+import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
+import type { OperationLevel, OperationTarget } from '../operations/registry.ts';
+import { methodNotAllowed, notFound } from '../../resources/outcome.ts';
+import { assertKnownType } from './write-checks.ts';
+
+export function operation(req: FhirRequest, name: string, target: OperationTarget): FhirResponse {
+  if (target.type) assertKnownType(target.type);
+  const level: OperationLevel = target.id ? 'instance' : target.type ? 'type' : 'system';
+  const op = req.context.operations.find(name, level, target.type);
+  if (!op) throw notFound(`Operation $${name} is not supported at ${level} level${target.type ? ` on ${target.type}` : ''}`);
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  if (method !== 'POST' && !(method === 'GET' && op.readOnly)) {
+    throw methodNotAllowed(`$${name} is invoked with ${op.readOnly ? 'GET or POST' : 'POST'}`);
+  }
+  return op.handler(req, target);
+}

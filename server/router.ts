@@ -1,0 +1,79 @@
+// FHIR routing as a table from (method, path shape) to one interaction, independent of the HTTP framework.
+// The HTTP layer and transaction/batch entries both dispatch through here (FHIR R4 3.1.0 "RESTful API" summary).
+import type { FhirRequest, FhirResponse } from './fhir-request.ts';
+import { read } from './interactions/read.ts';
+import { vread } from './interactions/vread.ts';
+import { create } from './interactions/create.ts';
+import { conditionalUpdate, update } from './interactions/update.ts';
+import { conditionalDelete, deleteResource } from './interactions/delete.ts';
+import { conditionalPatch, patch } from './interactions/patch.ts';
+import { history } from './interactions/history.ts';
+import { compartmentSearch, search } from './interactions/search.ts';
+import { capabilities } from './interactions/capabilities.ts';
+import { batchOrTransaction } from './interactions/batch.ts';
+import { operation } from './interactions/operation.ts';
+import { methodNotAllowed, notFound } from '../resources/outcome.ts';
+
+export function route(req: FhirRequest): FhirResponse {
+  const segments = req.path.split('/').filter((s) => s.length > 0).map(decodeURIComponent);
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  const [first, second, third, fourth] = segments;
+  const unsupported = () => methodNotAllowed(`${req.method} is not supported on /${segments.join('/')}`);
+
+  switch (segments.length) {
+    case 0:
+      if (method === 'GET') return search(req, undefined, '');
+      if (method === 'POST') return batchOrTransaction(req);
+      throw unsupported();
+    case 1:
+      if (first === 'metadata') {
+        if (method === 'GET') return capabilities(req);
+        throw unsupported();
+      }
+      if (first === '_history') {
+        if (method === 'GET') return history(req);
+        throw unsupported();
+      }
+      if (first === '_search' && method === 'POST') return search(req, undefined, '_search');
+      if (first.startsWith('$')) return operation(req, first.slice(1), {});
+      switch (method) {
+        case 'GET': return search(req, first, first);
+        case 'POST': return create(req, first);
+        case 'PUT': return conditionalUpdate(req, first);
+        case 'DELETE': return conditionalDelete(req, first);
+        case 'PATCH': return conditionalPatch(req, first);
+      }
+      throw unsupported();
+    case 2:
+      if (second === '_search') {
+        if (method === 'POST') return search(req, first, `${first}/_search`);
+        throw unsupported();
+      }
+      if (second === '_history') {
+        if (method === 'GET') return history(req, first);
+        throw unsupported();
+      }
+      if (second.startsWith('$')) return operation(req, second.slice(1), { type: first });
+      switch (method) {
+        case 'GET': return read(req, first, second);
+        case 'PUT': return update(req, first, second);
+        case 'DELETE': return deleteResource(req, first, second);
+        case 'PATCH': return patch(req, first, second);
+      }
+      throw unsupported();
+    case 3:
+      if (third === '_history') {
+        if (method === 'GET') return history(req, first, second);
+        throw unsupported();
+      }
+      if (third.startsWith('$')) return operation(req, third.slice(1), { type: first, id: second });
+      if (method === 'GET') return compartmentSearch(req, first, second, third);
+      throw unsupported();
+    case 4:
+      if (third === '_history') {
+        if (method === 'GET') return vread(req, first, second, fourth);
+        throw unsupported();
+      }
+  }
+  throw notFound(`No FHIR interaction at /${segments.join('/')}`);
+}
