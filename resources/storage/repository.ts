@@ -88,6 +88,24 @@ export class Repository {
     return { sandbox: this.sandbox.name, type, id, version, lastUpdated, deleted: true, json: null };
   }
 
+  /**
+   * Every visible live resource of a type, streamed (memory does not grow with the number of rows): the sandbox's
+   * own rows, then base rows the sandbox has not shadowed.
+   */
+  *scan(type: string): Generator<Resource> {
+    const [own, ...lower] = this.sandbox.layers;
+    const sql = lower.length === 0
+      ? 'SELECT json FROM resource_current WHERE sandbox = ? AND type = ? AND deleted = 0'
+      : `SELECT json FROM resource_current WHERE sandbox = ? AND type = ? AND deleted = 0
+         UNION ALL
+         SELECT b.json FROM resource_current b WHERE b.sandbox = ? AND b.type = ? AND b.deleted = 0
+           AND NOT EXISTS (SELECT 1 FROM resource_current o WHERE o.sandbox = ? AND o.type = b.type AND o.id = b.id)`;
+    const params = lower.length === 0 ? [own, type] : [own, type, lower[0], type, own];
+    for (const row of this.prepare(sql).iterate(...params) as Iterable<{ json: string }>) {
+      yield JSON.parse(row.json) as Resource;
+    }
+  }
+
   newId(): string {
     return this.sandbox.newId();
   }
