@@ -69,10 +69,9 @@ export class Repository {
     const previous = this.current(resource.resourceType, resource.id);
     const version = (previous?.version ?? 0) + 1;
     const lastUpdated = this.now.toISOString();
-    const stored: Resource = {
-      ...resource,
-      meta: { ...resource.meta, versionId: String(version), lastUpdated },
-    };
+    // resourceType, id and meta first, as FHIR servers conventionally serialize them.
+    const { resourceType, id, meta, ...rest } = resource;
+    const stored = { resourceType, id, meta: { ...meta, versionId: String(version), lastUpdated }, ...rest } as Resource;
     const json = this.store.writeVersion(this.sandbox.name, resource.resourceType, resource.id, version, lastUpdated, stored);
     return { sandbox: this.sandbox.name, type: resource.resourceType, id: resource.id, version, lastUpdated, deleted: false, json };
   }
