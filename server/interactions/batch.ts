@@ -1,7 +1,179 @@
-// batch and transaction: POST [base] with a Bundle (FHIR R4 3.1.0.11). PLACEHOLDER: being written.
+// batch and transaction: POST [base] with a Bundle (FHIR R4 3.1.0.11). Every entry becomes a child request sent
+// through the same router as HTTP requests, so each entry behaves exactly like the interaction it names.
+import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
 import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
-import { notSupported } from '../../resources/outcome.ts';
+import { badRequest } from '../../resources/outcome.ts';
+import { route } from '../router.ts';
+import { assertValid, checkReferences } from './write-checks.ts';
+import { singleMatch } from './conditional.ts';
+import {
+  asFhirError, childRequest, entryError, failureEntry, parseEntry, responseBundle, responseEntry, type ParsedEntry,
+} from './transaction-entries.ts';
+import {
+  batchResolver, conditionalReferenceResolver, entryResource, entryType, rewriteEntryReferences, transactionResolver,
+} from './transaction-references.ts';
 
-export function batchOrTransaction(_req: FhirRequest): FhirResponse {
-  throw notSupported('batch/transaction is not implemented yet');
+export function batchOrTransaction(req: FhirRequest): FhirResponse {
+  const bundle = bundleFromBody(req);
+  const entries = bundle.entry ?? [];
+  const body = bundle.type === 'batch' ? batch(req, entries) : transaction(req, entries);
+  return { status: 200, body };
+}
+
+/** The body must be a structurally valid Bundle of type batch or transaction. */
+function bundleFromBody(req: FhirRequest): Bundle {
+  const body = req.body;
+  if (body === undefined || body === null || body === '') throw badRequest('POST to the base needs a batch or transaction Bundle');
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body is not a JSON object');
+  const bundle = body as Bundle;
+  if (bundle.resourceType !== 'Bundle') {
+    throw badRequest(`POST to the base takes a Bundle of type batch or transaction, not ${String(bundle.resourceType ?? 'a body without resourceType')}`, ['resourceType']);
+  }
+  // Validate the envelope only: each entry's resource is validated by the interaction it is sent to, so that one
+  // invalid resource fails its own entry (in a batch) and is named by entry index (in a transaction).
+  const entries = bundle.entry as unknown;
+  const envelope = Array.isArray(entries)
+    ? { ...bundle, entry: entries.map((e) => (e && typeof e === 'object' && !Array.isArray(e) ? { ...e, resource: undefined } : e)) }
+    : bundle;
+  assertValid(JSON.parse(JSON.stringify(envelope)) as Resource);
+  if (bundle.type !== 'batch' && bundle.type !== 'transaction') {
+    throw badRequest(`POST to the base takes a Bundle of type batch or transaction, not '${bundle.type}'`, ['Bundle.type']);
+  }
+  return bundle;
+}
+
+/** Batch: entries succeed or fail independently, each in its own SQLite transaction (3.1.0.11.2). */
+function batch(req: FhirRequest, entries: BundleEntry[]): Bundle {
+  const responses = entries.map((entry, index) => {
+    try {
+      const parsed = parseEntry(req, entry, index);
+      return req.repo.transaction(() => {
+        rewriteEntryReferences(parsed, batchResolver(conditionalReferenceResolver(req)));
+        return responseEntry(req, parsed, route(childRequest(req, parsed)));
+      });
+    } catch (err) {
+      return failureEntry(asFhirError(err));
+    }
+  });
+  return responseBundle(req, 'batch-response', responses);
+}
+
+/** Processing order for a transaction (3.1.0.11.2): deletes, creates, updates and patches, then reads. */
+const RANK: Record<ParsedEntry['method'], number> = { DELETE: 0, POST: 1, PUT: 2, PATCH: 2, GET: 3, HEAD: 3 };
+
+/**
+ * Transaction: all or nothing in one SQLite transaction. Any failing entry throws out of it (rolling everything
+ * back) as that entry's error, labelled with its index.
+ */
+function transaction(req: FhirRequest, entries: BundleEntry[]): Bundle {
+  const parsed = entries.map((entry, index) => {
+    try {
+      return parseEntry(req, entry, index);
+    } catch (err) {
+      throw entryError({ index, method: entry.request?.method ?? 'GET', url: entry.request?.url ?? '', path: '', query: [], headers: {} }, err);
+    }
+  });
+  assertUniqueFullUrls(parsed);
+  const ordered = [...parsed].sort((a, b) => RANK[a.method] - RANK[b.method] || a.index - b.index);
+
+  return req.repo.transaction(() => {
+    const responses: BundleEntry[] = new Array(parsed.length);
+    const pending: { entry: ParsedEntry; resource: Resource }[] = [];
+    const assignedIds = new Map<number, string>();
+    const run = (entry: ParsedEntry) => {
+      const state = { assignedId: assignedIds.get(entry.index), pendingReferenceChecks: [] as Resource[] };
+      const reply = atEntry(entry, () => route(childRequest(req, entry, state)));
+      for (const resource of state.pendingReferenceChecks) pending.push({ entry, resource });
+      responses[entry.index] = responseEntry(req, entry, reply);
+    };
+
+    const deletes = ordered.filter((e) => e.method === 'DELETE');
+    const claimed = directIdentities(deletes);
+    for (const entry of deletes) run(entry);
+    // After the deletes, so an ifNoneExist or conditional update sees the state they leave.
+    const identities = assignIdentities(req, ordered, assignedIds, claimed);
+    const resolve = transactionResolver(identities, conditionalReferenceResolver(req));
+    for (const entry of ordered) atEntry(entry, () => rewriteEntryReferences(entry, resolve));
+    for (const entry of ordered) if (entry.method !== 'DELETE') run(entry);
+    // Entries may reference each other in any order, so references are checked once all are written.
+    for (const { entry, resource } of pending) atEntry(entry, () => checkReferences(req, resource));
+    return responseBundle(req, 'transaction-response', responses);
+  });
+}
+
+function atEntry<T>(entry: ParsedEntry, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw entryError(entry, err);
+  }
+}
+
+/** bdl-7: fullUrls are unique within a Bundle (so a reference names one entry). */
+function assertUniqueFullUrls(entries: ParsedEntry[]): void {
+  const seen = new Map<string, number>();
+  for (const entry of entries) {
+    if (!entry.fullUrl) continue;
+    const first = seen.get(entry.fullUrl);
+    if (first !== undefined) throw badRequest(`Bundle.entry[${first}] and Bundle.entry[${entry.index}] have the same fullUrl '${entry.fullUrl}'`);
+    seen.set(entry.fullUrl, entry.index);
+  }
+}
+
+/** `Type/id` of the entries whose url names one resource, keyed to the entry index. */
+function directIdentities(entries: ParsedEntry[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const entry of entries) {
+    const segments = entry.path.split('/');
+    if (segments.length === 2) out.set(`${decodeURIComponent(segments[0])}/${decodeURIComponent(segments[1])}`, entry.index);
+  }
+  return out;
+}
+
+/**
+ * Decide before any write which resource each POST, PUT and PATCH entry will be (3.1.0.11.2): a server id for each
+ * create (or the match of its ifNoneExist), the url's id for an update, the match of a conditional update. Returns
+ * fullUrl -> `Type/id` for rewriting references. Two entries writing one resource fail the transaction.
+ */
+function assignIdentities(
+  req: FhirRequest,
+  ordered: ParsedEntry[],
+  assignedIds: Map<number, string>,
+  claimed: Map<string, number>,
+): Map<string, string> {
+  const identities = new Map<string, string>();
+  for (const entry of ordered) {
+    if (entry.method !== 'POST' && entry.method !== 'PUT' && entry.method !== 'PATCH') continue;
+    const identity = atEntry(entry, () => identityOf(req, entry, assignedIds));
+    if (!identity) continue;
+    const other = claimed.get(identity);
+    if (other !== undefined) {
+      throw badRequest(`Bundle.entry[${other}] and Bundle.entry[${entry.index}] both change ${identity}; a transaction may touch a resource once`);
+    }
+    claimed.set(identity, entry.index);
+    if (entry.fullUrl) identities.set(entry.fullUrl, identity);
+  }
+  return identities;
+}
+
+function identityOf(req: FhirRequest, entry: ParsedEntry, assignedIds: Map<number, string>): string | undefined {
+  const segments = entry.path.split('/');
+  const type = entryType(entry);
+  const child = childRequest(req, entry);
+  if (entry.method === 'POST') {
+    if (segments.length !== 1) return undefined; // not a create; the router rejects it
+    const ifNoneExist = entry.headers['if-none-exist'];
+    const id = (ifNoneExist ? singleMatch(child, type, ifNoneExist) : undefined) ?? req.repo.newId();
+    assignedIds.set(entry.index, id);
+    return `${type}/${id}`;
+  }
+  if (segments.length === 2) return `${type}/${decodeURIComponent(segments[1])}`;
+  if (segments.length !== 1 || entry.query.length === 0) return undefined;
+  // Conditional update or patch: the resource it matches now; an update that matches nothing creates.
+  const match = singleMatch(child, type, entry.query);
+  if (match) return `${type}/${match}`;
+  if (entry.method !== 'PUT') return undefined;
+  const id = entryResource(entry)?.id ?? req.repo.newId();
+  assignedIds.set(entry.index, id);
+  return `${type}/${id}`;
 }
