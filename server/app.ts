@@ -9,7 +9,7 @@ import { defaultSettings, type ServerContext, type ServerSettings } from './cont
 import { OperationRegistry } from './operations/registry.ts';
 import { validateOperation } from './operations/validate.ts';
 import { registerBodyParsers } from './http/content-type.ts';
-import { registerErrorHandlers } from './http/errors.ts';
+import { registerErrorHandlers, renderError } from './http/errors.ts';
 import { fhirRoutes } from './http/fhir-routes.ts';
 import { notFound } from '../resources/outcome.ts';
 
@@ -46,6 +46,7 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 32 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    frameworkErrors: renderError,
   });
   registerBodyParsers(app);
   registerErrorHandlers(app);

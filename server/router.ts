@@ -12,10 +12,10 @@ import { compartmentSearch, search } from './interactions/search.ts';
 import { capabilities } from './interactions/capabilities.ts';
 import { batchOrTransaction } from './interactions/batch.ts';
 import { operation } from './interactions/operation.ts';
-import { methodNotAllowed, notFound } from '../resources/outcome.ts';
+import { badRequest, methodNotAllowed, notFound } from '../resources/outcome.ts';
 
 export function route(req: FhirRequest): FhirResponse {
-  const segments = req.path.split('/').filter((s) => s.length > 0).map(decodeURIComponent);
+  const segments = req.path.split('/').filter((s) => s.length > 0).map(decodeSegment);
   const method = req.method === 'HEAD' ? 'GET' : req.method;
   const [first, second, third, fourth] = segments;
   const unsupported = () => methodNotAllowed(`${req.method} is not supported on /${segments.join('/')}`);
@@ -76,4 +76,13 @@ export function route(req: FhirRequest): FhirResponse {
       }
   }
   throw notFound(`No FHIR interaction at /${segments.join('/')}`);
+}
+
+/** A path segment, %-decoded; a malformed escape is the client's error (transaction entry URLs reach here unchecked). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`'${segment}' is not a valid URL path segment`);
+  }
 }

@@ -122,7 +122,7 @@ export class Repository {
     const order = query.id ? 'version DESC' : 'last_updated DESC, rowid DESC';
     const total = (this.prepare(`SELECT count(*) AS n FROM resource_history WHERE ${clause}`).get(...params) as { n: number }).n;
     const rows = this.prepare(`SELECT * FROM resource_history WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
-      .all(...params, query.count, query.offset) as HistoryRow[];
+      .all(...params, sqlInteger(query.count), sqlInteger(query.offset)) as HistoryRow[];
     return {
       total,
       versions: rows.map((r) => ({
@@ -151,4 +151,9 @@ export class Repository {
       throw new FhirError(403, [issue('error', 'forbidden', `The ${this.sandbox.name} data set is read-only`)]);
     }
   }
+}
+
+/** SQLite binds numbers past 2^53 as reals, which LIMIT/OFFSET reject; a huge page offset simply means "past the end". */
+function sqlInteger(n: number): number {
+  return Math.min(Math.max(0, Math.trunc(n)), Number.MAX_SAFE_INTEGER);
 }

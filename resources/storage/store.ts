@@ -65,6 +65,13 @@ export class Store {
   readonly db: Database.Database;
   readonly indexers: readonly ResourceIndexer[];
   private readonly stmts;
+  /**
+   * History row, current row and index rows commit together: an indexer that throws (or a version clash) leaves
+   * nothing half-written. Inside an enclosing transaction (a transaction Bundle) this runs as a savepoint.
+   */
+  private readonly writeRows: (
+    sandbox: string, type: string, id: string, version: number, lastUpdated: string, deleted: number, json: string | null, resource: Resource | null,
+  ) => void;
 
   constructor(options: StoreOptions) {
     this.db = new Database(options.path, { readonly: options.readonly ?? false });
@@ -94,6 +101,11 @@ export class Store {
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM store_metadata WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO store_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
+    this.writeRows = db.transaction((sandbox: string, type: string, id: string, version: number, lastUpdated: string, deleted: number, json: string | null, resource: Resource | null) => {
+      this.stmts.insertHistory.run(sandbox, type, id, version, lastUpdated, deleted, json);
+      this.stmts.upsertCurrent.run(sandbox, type, id, version, lastUpdated, deleted, json);
+      for (const indexer of this.indexers) indexer.write(db, sandbox, type, id, resource);
+    });
   }
 
   /** The latest version of a resource in exactly one layer. */
@@ -110,10 +122,7 @@ export class Store {
   /** Write one version (a resource, or a deletion when `resource` is null) into a layer, with its index rows. */
   writeVersion(sandbox: string, type: string, id: string, version: number, lastUpdated: string, resource: Resource | null): string | null {
     const json = resource ? JSON.stringify(resource) : null;
-    const deleted = resource ? 0 : 1;
-    this.stmts.insertHistory.run(sandbox, type, id, version, lastUpdated, deleted, json);
-    this.stmts.upsertCurrent.run(sandbox, type, id, version, lastUpdated, deleted, json);
-    for (const indexer of this.indexers) indexer.write(this.db, sandbox, type, id, resource);
+    this.writeRows(sandbox, type, id, version, lastUpdated, resource ? 0 : 1, json, resource);
     return json;
   }
 

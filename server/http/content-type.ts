@@ -13,6 +13,9 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
+    if (nestingDepth(text) > MAX_JSON_DEPTH) {
+      return done(badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    }
     try {
       done(null, JSON.parse(text));
     } catch (err) {
@@ -22,6 +25,30 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, parseQueryString(body as string));
   });
+}
+
+/**
+ * Deepest real FHIR content (nested Questionnaire items, extensions of extensions) stays far below this; deeper
+ * bodies would overflow the stack of the recursive validators and reference walkers, so they are refused up front.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/** The greatest bracket nesting of a JSON text (string contents skipped). Linear and allocation-free. */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > max) max = depth;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return max;
 }
 
 /** The body's media type without parameters, lower-case. */

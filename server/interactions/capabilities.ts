@@ -10,7 +10,7 @@ const TYPE_INTERACTIONS = ['read', 'vread', 'update', 'patch', 'delete', 'histor
 export function capabilities(req: FhirRequest): FhirResponse {
   const { search, operations } = req.context;
   const resource: CapabilityStatementRestResource[] = resourceTypes.map((type: string) => ({
-    type,
+    type: type as CapabilityStatementRestResource['type'],
     interaction: TYPE_INTERACTIONS.map((code) => ({ code })),
     versioning: 'versioned-update',
     readHistory: true,

@@ -22,6 +22,10 @@ export function patch(req: FhirRequest, type: string, id: string): FhirResponse 
   if (!current) throw notFound(`${type}/${id} is not known`);
   if (current.deleted || !current.json) throw gone(`${type}/${id} was deleted`);
   const patched = applyOperations(JSON.parse(current.json) as Resource, operations as Operation[]);
+  // A patch of the root path ("") may replace the whole document with anything, null included.
+  if (!patched || typeof patched !== 'object' || Array.isArray(patched)) {
+    throw unprocessable('The patched document is not a resource');
+  }
   if (patched.resourceType !== type || patched.id !== id) {
     throw unprocessable('A patch may not change the resource type or id', ['resourceType', 'id']);
   }

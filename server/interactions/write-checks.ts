@@ -1,9 +1,11 @@
 // Checks every write passes before it reaches storage (FHIR R4 3.1.0.4 create, 3.1.0.5 update).
 import type { Resource } from '@medplum/fhirtypes';
 import type { FhirRequest } from '../fhir-request.ts';
-import { badRequest, FhirError, issue, notFound } from '../../resources/outcome.ts';
+import { badRequest, FhirError, issue, notFound, unsupportedMediaType } from '../../resources/outcome.ts';
 import { isKnownResourceType, validateResource } from '../../resources/validation/validate.ts';
 import { localTarget, resourceReferences } from '../../resources/references.ts';
+
+const RESOURCE_MEDIA_TYPES = new Set(['application/fhir+json', 'application/json']);
 
 export function assertKnownType(type: string): void {
   if (!isKnownResourceType(type)) throw notFound(`Unknown resource type '${type}'`);
@@ -11,6 +13,10 @@ export function assertKnownType(type: string): void {
 
 /** The request body as a resource of the URL's type, structurally valid. */
 export function resourceFromBody(req: FhirRequest, type: string): Resource {
+  // A resource comes as FHIR JSON; a form or JSON Patch body parses too, but is the wrong media type (3.1.0.1.10).
+  if (req.contentType !== undefined && !RESOURCE_MEDIA_TYPES.has(req.contentType)) {
+    throw unsupportedMediaType(`A ${type} resource is sent as application/fhir+json, not '${req.contentType}'`);
+  }
   const body = req.body;
   if (body === undefined || body === null || body === '') throw badRequest('The request has no resource body');
   if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body is not a JSON object');

@@ -2,7 +2,7 @@
 // Reports the structural result without writing; a missing reference target is a warning here, an error on write.
 import type { Parameters, Resource } from '@medplum/fhirtypes';
 import type { Operation } from './registry.ts';
-import { badRequest, informational, outcome } from '../../resources/outcome.ts';
+import { badRequest, informational, notFound, outcome } from '../../resources/outcome.ts';
 import { validateResource } from '../../resources/validation/validate.ts';
 import { checkReferences } from '../interactions/write-checks.ts';
 
@@ -19,7 +19,7 @@ export const validateOperation: Operation = {
     if (!resource || typeof resource !== 'object') {
       if (!target.id) throw badRequest('$validate needs a resource in the body (or a Parameters with a `resource` part)');
       const stored = req.repo.readLive(target.type!, target.id);
-      if (!stored) throw badRequest(`${target.type}/${target.id} is not known`);
+      if (!stored) throw notFound(`${target.type}/${target.id} is not known`);
       resource = stored;
     }
     if (resource.resourceType !== target.type) {
