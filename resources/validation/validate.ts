@@ -1,0 +1,202 @@
+// Validation of FHIR R4 resources against the official JSON Schema: one validator per resource type (see
+// validators.ts), errors reported as OperationOutcome issues with FHIRPath expressions. Nested resources (contained,
+// Bundle.entry.resource, Bundle.entry.response.outcome, Parameters.parameter[.part].resource) are validated with
+// their own type's validator, so their errors carry paths such as "Bundle.entry[0].resource.name[0].given[1]".
+import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
+import { R4_RESOURCE_TYPES } from './resource-types.ts';
+import { loadValidators, type AjvError, type ValidatorSet } from './validators.ts';
+
+type IssueCode = OperationOutcomeIssue['code'];
+
+/** The R4 resource types, sorted. */
+export const resourceTypes: readonly string[] = R4_RESOURCE_TYPES;
+const known = new Set(resourceTypes);
+
+export function isKnownResourceType(type: string): boolean {
+  return known.has(type);
+}
+
+let validators: ValidatorSet | undefined;
+function getValidators(): ValidatorSet {
+  return (validators ??= loadValidators(resourceTypes));
+}
+
+/**
+ * Load (or generate, on the first run after install or a schema change) the validators now rather than on the
+ * first validation. Returns where they came from: 'cache', 'generated' or 'memory'.
+ */
+export function warmUpValidation(): ValidatorSet['source'] {
+  return getValidators().source;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9\-.]{1,64}$/;
+const MAX_DEPTH = 16;
+
+/** All errors of a resource, [] when it is valid. */
+export function validateResource(resource: unknown): OperationOutcomeIssue[] {
+  const issues: OperationOutcomeIssue[] = [];
+  if (!isPlainObject(resource)) {
+    issues.push(mkIssue('structure', `A resource must be a JSON object, not ${describeType(resource)}`));
+    return issues;
+  }
+  const type = resource.resourceType;
+  if (type === undefined) {
+    issues.push(mkIssue('required', 'The resource has no resourceType'));
+    return issues;
+  }
+  if (typeof type !== 'string' || !known.has(type)) {
+    issues.push(mkIssue('value', `Unknown resourceType ${JSON.stringify(type)}`));
+    return issues;
+  }
+  validateTyped(resource, type, type, issues, 0);
+  return dedupe(issues);
+}
+
+function validateTyped(
+  resource: Record<string, unknown>,
+  type: string,
+  root: string,
+  issues: OperationOutcomeIssue[],
+  depth: number,
+): void {
+  const validate = getValidators().get(type);
+  if (!validate) {
+    issues.push(mkIssue('not-supported', `No validator for resource type ${type}`, [root]));
+    return;
+  }
+  let idReported = false;
+  if (!validate(resource)) {
+    const errors = validate.errors ?? [];
+    // Paths with a type error: other errors about the same value (pattern, enum) are noise.
+    const typeErrorPaths = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+    for (const e of errors) {
+      if (e.keyword !== 'type' && typeErrorPaths.has(e.instancePath) && e.keyword !== 'additionalProperties') continue;
+      if (e.instancePath === '/id') idReported = true;
+      issues.push(toIssue(e, resource, root));
+    }
+  }
+  // Beyond the schema (which also checks it, but keep the rule explicit for schema-less types).
+  if (!idReported && resource.id !== undefined && !(typeof resource.id === 'string' && ID_PATTERN.test(resource.id))) {
+    issues.push(
+      mkIssue('value', `${root}.id: ${JSON.stringify(resource.id)} is not a valid id ([A-Za-z0-9-.]{1,64})`, [
+        `${root}.id`,
+      ]),
+    );
+  }
+  walkNested(resource, type, root, issues, depth);
+}
+
+function walkNested(
+  resource: Record<string, unknown>,
+  type: string,
+  root: string,
+  issues: OperationOutcomeIssue[],
+  depth: number,
+): void {
+  const nested = (value: unknown, path: string) => {
+    // Non-objects and missing resourceType are reported by the schema (definition ResourceList).
+    if (!isPlainObject(value) || typeof value.resourceType !== 'string') return;
+    if (!known.has(value.resourceType)) {
+      issues.push(mkIssue('value', `${path}: unknown resourceType ${JSON.stringify(value.resourceType)}`, [path]));
+    } else if (depth + 1 > MAX_DEPTH) {
+      issues.push(mkIssue('structure', `${path}: resources nested too deeply`, [path]));
+    } else {
+      validateTyped(value, value.resourceType, path, issues, depth + 1);
+    }
+  };
+  const each = (value: unknown, f: (item: Record<string, unknown>, i: number) => void) => {
+    if (Array.isArray(value)) value.forEach((item, i) => isPlainObject(item) && f(item, i));
+  };
+
+  each(resource.contained, (r, i) => nested(r, `${root}.contained[${i}]`));
+  if (type === 'Bundle') {
+    each(resource.entry, (entry, i) => {
+      nested(entry.resource, `${root}.entry[${i}].resource`);
+      if (isPlainObject(entry.response)) nested(entry.response.outcome, `${root}.entry[${i}].response.outcome`);
+    });
+  } else if (type === 'Parameters') {
+    const params = (list: unknown, path: string, level: number) =>
+      each(list, (p, i) => {
+        nested(p.resource, `${path}[${i}].resource`);
+        if (level < MAX_DEPTH) params(p.part, `${path}[${i}].part`, level + 1);
+      });
+    params(resource.parameter, `${root}.parameter`, 0);
+  }
+}
+
+// ---- ajv error -> OperationOutcome issue -------------------------------------------------------------------------
+
+function toIssue(e: AjvError, resource: Record<string, unknown>, root: string): OperationOutcomeIssue {
+  const segments = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map(unescapePointer);
+  let path = root;
+  for (const s of segments) path += /^\d+$/.test(s) ? `[${s}]` : `.${s}`;
+  const value = segments.reduce<unknown>((v, s) => (v as any)?.[s], resource);
+
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const p = `${path}.${e.params.additionalProperty}`;
+      return mkIssue('structure', `${p}: unknown element '${e.params.additionalProperty}'`, [p]);
+    }
+    case 'required':
+    case 'fhirRequired': {
+      const p = `${path}.${e.params.missingProperty}`;
+      return mkIssue('required', `${p}: missing required element '${e.params.missingProperty}'`, [p]);
+    }
+    case 'type':
+      return mkIssue('structure', `${path}: expected ${article(e.params.type)} but found ${describeType(value)}`, [path]);
+    case 'pattern': {
+      const fhirType = getValidators().patternType(e.params.pattern);
+      const what = fhirType ? `is not a valid ${fhirType}` : `does not match ${e.params.pattern}`;
+      return mkIssue('value', `${path}: ${JSON.stringify(value)} ${what}`, [path]);
+    }
+    case 'enum':
+      return mkIssue(
+        'value',
+        `${path}: ${JSON.stringify(value)} is not one of ${(e.params.allowedValues as unknown[]).join(', ')}`,
+        [path],
+      );
+    case 'const':
+      return mkIssue('value', `${path}: ${JSON.stringify(value)} must be ${JSON.stringify(e.params.allowedValue)}`, [
+        path,
+      ]);
+    default:
+      return mkIssue('structure', `${path}: ${e.message ?? e.keyword}`, [path]);
+  }
+}
+
+function dedupe(issues: OperationOutcomeIssue[]): OperationOutcomeIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const k = `${i.code}|${i.expression?.join()}|${i.diagnostics}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function mkIssue(code: IssueCode, diagnostics: string, expression?: string[]): OperationOutcomeIssue {
+  const out: OperationOutcomeIssue = { severity: 'error', code, diagnostics };
+  if (expression) out.expression = expression;
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function describeType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}...` : v)}`;
+  if (v === undefined) return 'nothing';
+  return `${typeof v} ${String(v)}`;
+}
+
+function article(type: string): string {
+  return type === 'object' || type === 'array' || type === 'integer' ? `an ${type}` : `a ${type}`;
+}
+
+function unescapePointer(s: string): string {
+  return s.replace(/~1/g, '/').replace(/~0/g, '~');
+}
