@@ -246,14 +246,6 @@ t.test('every resource type has a validator', async (t) => {
   }
 });
 
-t.test('throughput sanity', async (t) => {
-  const n = 20000;
-  const start = performance.now();
-  for (let i = 0; i < n; i++) validateResource(observation);
-  const perSec = n / ((performance.now() - start) / 1000);
-  t.ok(perSec > 20000, `${Math.round(perSec)} Observations/s`);
-});
-
 t.test('in-memory fallback (no cache) behaves like the generated code', async (t) => {
   const mem = loadValidators(resourceTypes, { cache: false });
   t.equal(mem.source, 'memory');
