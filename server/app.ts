@@ -11,7 +11,10 @@ import { validateOperation } from './operations/validate.ts';
 import { registerBodyParsers } from './http/content-type.ts';
 import { registerErrorHandlers, renderError } from './http/errors.ts';
 import { fhirRoutes } from './http/fhir-routes.ts';
-import { notFound } from '../resources/outcome.ts';
+import { SessionManager, type GymSettings } from './gym/sessions.ts';
+import { registerAuditHook } from './gym/audit-hook.ts';
+import { gymRoutes } from './gym/routes.ts';
+import { mcpRoutes } from './gym/mcp.ts';
 
 export interface AppOptions {
   /** SQLite file; default in-memory. */
@@ -23,11 +26,14 @@ export interface AppOptions {
   clock?: Clock;
   logger?: boolean;
   bodyLimit?: number;
+  /** Gym session limits (max sessions, idle TTL). */
+  gym?: Partial<GymSettings>;
 }
 
 export interface BuiltApp {
   app: FastifyInstance;
   context: ServerContext;
+  sessions: SessionManager;
 }
 
 export function buildApp(options: AppOptions = {}): BuiltApp {
@@ -37,10 +43,10 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
   const context: ServerContext = { store, settings: { ...defaultSettings, ...options.settings }, search, operations };
 
   const defaultRepository = new Repository(store, makeSandbox(DEFAULT_SANDBOX, { clock: options.clock ?? wallClock }));
-  const repositoryFor = (sessionId: string | undefined): Repository => {
-    if (sessionId === undefined) return defaultRepository;
-    throw notFound(`No session '${sessionId}'`);
-  };
+  // Gym sessions: one sandbox each over the same base (server/gym/sessions.ts).
+  const sessions = new SessionManager(store, context, defaultRepository, options.gym);
+  const repositoryFor = (sessionId: string | undefined): Repository =>
+    sessionId === undefined ? defaultRepository : sessions.repositoryFor(sessionId);
 
   const app = Fastify({
     logger: options.logger ?? false,
@@ -50,10 +56,14 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
   });
   registerBodyParsers(app);
   registerErrorHandlers(app);
+  registerAuditHook(app, sessions);
   app.register(fhirRoutes, { prefix: '/fhir', context, repositoryFor });
   app.register(fhirRoutes, { prefix: '/fhir/_session/:sessionId', context, repositoryFor });
+  app.register(gymRoutes, { prefix: '/gym', sessions, root: app });
+  app.register(mcpRoutes, { sessions, root: app });
   app.addHook('onClose', async () => {
+    sessions.close();
     if (!options.store) store.close();
   });
-  return { app, context };
+  return { app, context, sessions };
 }

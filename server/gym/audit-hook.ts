@@ -1,0 +1,57 @@
+// The audit log as a response hook: every request under a FHIR base (a session's, or /fhir for the default
+// session) is recorded once its response is sent, whatever interaction or error produced it.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseQueryString } from '../fhir-request.ts';
+import { DEFAULT_SANDBOX } from '../../resources/storage/sandbox.ts';
+import { returnedResourceIds } from './audit-log.ts';
+import type { SessionManager } from './sessions.ts';
+
+/** Requests made by the gym's tool executor carry the tool's name in this header. */
+export const TOOL_HEADER = 'x-ehr-gym-tool';
+
+const SESSION_ROUTE = '/fhir/_session/:sessionId';
+const SESSION_BASE = /^\/+fhir\/+_session\/+[^/?]+/;
+const DEFAULT_BASE = /^\/+fhir/;
+
+export function registerAuditHook(app: FastifyInstance, sessions: SessionManager): void {
+  const payloads = new WeakMap<FastifyRequest, string>();
+
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (auditedSandbox(request, sessions) !== undefined) payloads.set(request, typeof payload === 'string' ? payload : '');
+    done(null, payload);
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    const sandbox = auditedSandbox(request, sessions);
+    const session = sandbox === undefined ? undefined : sessions.get(sandbox);
+    if (session) {
+      const [rawPath, rawQuery = ''] = request.url.split('?', 2);
+      const base = sandbox === DEFAULT_SANDBOX ? DEFAULT_BASE : SESSION_BASE;
+      const location = reply.getHeader('location');
+      const tool = request.headers[TOOL_HEADER];
+      sessions.audit.record(session.meta.id, {
+        time: session.repo.now.toISOString(),
+        method: request.method,
+        path: rawPath.replace(base, '').replace(/^\/+/, ''),
+        query: parseQueryString(rawQuery),
+        status: reply.statusCode,
+        ...(request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined ? { requestBody: request.body } : {}),
+        resourceIds: returnedResourceIds(payloads.get(request), typeof location === 'string' ? location : undefined),
+        latencyMs: Math.round(reply.elapsedTime * 1000) / 1000,
+        ...(typeof tool === 'string' ? { tool } : {}),
+      });
+    }
+    done();
+  });
+}
+
+/** The sandbox a request addressed through a FHIR base, or undefined (gym API, unknown session, no route). */
+function auditedSandbox(request: FastifyRequest, sessions: SessionManager): string | undefined {
+  const url = request.routeOptions.url;
+  if (!url || !url.startsWith('/fhir')) return undefined;
+  if (url.startsWith(SESSION_ROUTE)) {
+    const id = (request.params as { sessionId?: string }).sessionId;
+    return id !== undefined && sessions.has(id) ? id : undefined;
+  }
+  return DEFAULT_SANDBOX;
+}

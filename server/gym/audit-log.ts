@@ -1,0 +1,144 @@
+// The audit log: one row per request made under a sandbox's FHIR base, in the same SQLite file as the data,
+// so graders read what the agent did (never a transcript).
+import type Database from 'better-sqlite3';
+import type { Store } from '../../resources/storage/store.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS gym_audit (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  sandbox TEXT NOT NULL, time TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, query TEXT NOT NULL,
+  status INTEGER NOT NULL, request_body TEXT, resource_ids TEXT NOT NULL, latency_ms REAL NOT NULL, tool TEXT
+);
+CREATE INDEX IF NOT EXISTS gym_audit_sandbox ON gym_audit (sandbox, seq);
+`;
+
+export interface AuditEntry {
+  /** Position in the log; increases with every request (across sessions). */
+  seq: number;
+  /** The session clock's time when the response was sent. */
+  time: string;
+  method: string;
+  /** Path below the FHIR base, e.g. `Patient/123`. */
+  path: string;
+  /** Query parameters in order, repeats kept. */
+  query: [string, string][];
+  status: number;
+  /** The request body of a write (parsed JSON), when there was one. */
+  requestBody?: unknown;
+  /** `Type/id` of every resource the response returned (a resource, Bundle entries, or a Location). */
+  resourceIds: string[];
+  latencyMs: number;
+  /** The gym tool that made the request, when it came through the tool executor or MCP. */
+  tool?: string;
+}
+
+export type NewAuditEntry = Omit<AuditEntry, 'seq'>;
+
+type AuditRow = {
+  seq: number; time: string; method: string; path: string; query: string; status: number;
+  request_body: string | null; resource_ids: string; latency_ms: number; tool: string | null;
+};
+
+export class AuditLog {
+  private readonly stmts;
+
+  constructor(db: Database.Database) {
+    db.exec(SCHEMA);
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO gym_audit (sandbox, time, method, path, query, status, request_body, resource_ids, latency_ms, tool)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      list: db.prepare<[string, number, number], AuditRow>(
+        'SELECT * FROM gym_audit WHERE sandbox = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      count: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM gym_audit WHERE sandbox = ?'),
+      writes: db.prepare<[string], { n: number }>(
+        "SELECT count(*) AS n FROM gym_audit WHERE sandbox = ? AND method NOT IN ('GET', 'HEAD')"),
+      clear: db.prepare('DELETE FROM gym_audit WHERE sandbox = ?'),
+    };
+  }
+
+  static forStore(store: Store): AuditLog {
+    return new AuditLog(store.db);
+  }
+
+  record(sandbox: string, entry: NewAuditEntry): void {
+    this.stmts.insert.run(
+      sandbox, entry.time, entry.method, entry.path, new URLSearchParams(entry.query).toString(), entry.status,
+      entry.requestBody === undefined ? null : JSON.stringify(entry.requestBody),
+      JSON.stringify(entry.resourceIds), entry.latencyMs, entry.tool ?? null,
+    );
+  }
+
+  /** Entries after `afterSeq`, oldest first. */
+  entries(sandbox: string, afterSeq = 0, limit = 10000): AuditEntry[] {
+    return this.stmts.list.all(sandbox, afterSeq, limit).map((row) => {
+      const entry: AuditEntry = {
+        seq: row.seq, time: row.time, method: row.method, path: row.path,
+        query: [...new URLSearchParams(row.query)], status: row.status,
+        resourceIds: JSON.parse(row.resource_ids) as string[], latencyMs: row.latency_ms,
+      };
+      if (row.request_body !== null) entry.requestBody = JSON.parse(row.request_body);
+      if (row.tool !== null) entry.tool = row.tool;
+      return entry;
+    });
+  }
+
+  counts(sandbox: string): { requests: number; writeRequests: number } {
+    return { requests: this.stmts.count.get(sandbox)?.n ?? 0, writeRequests: this.stmts.writes.get(sandbox)?.n ?? 0 };
+  }
+
+  clear(sandbox: string): void {
+    this.stmts.clear.run(sandbox);
+  }
+}
+
+/**
+ * The ids of the resources a FHIR response returned: the resource itself, or each Bundle entry's resource (and, for
+ * a transaction/batch response without resources, each entry's Location); for an empty body, the Location header.
+ */
+export function returnedResourceIds(payload: string | undefined, location: string | undefined): string[] {
+  const ids: string[] = [];
+  if (payload && payload.length > 0 && payload.charCodeAt(0) === 123 /* { */) {
+    let body: unknown;
+    try {
+      body = JSON.parse(payload);
+    } catch {
+      body = undefined;
+    }
+    collectIds(body, ids);
+  }
+  if (ids.length === 0 && location) {
+    const id = idFromLocation(location);
+    if (id) ids.push(id);
+  }
+  return ids;
+}
+
+type Loose = { resourceType?: unknown; id?: unknown; entry?: unknown };
+
+function collectIds(body: unknown, ids: string[]): void {
+  if (!body || typeof body !== 'object') return;
+  const resource = body as Loose;
+  if (resource.resourceType === 'Bundle' && Array.isArray(resource.entry)) {
+    for (const entry of resource.entry as { resource?: Loose; response?: { location?: string } }[]) {
+      const id = entry?.resource ? resourceId(entry.resource) : entry?.response?.location ? idFromLocation(entry.response.location) : undefined;
+      if (id) ids.push(id);
+    }
+    return;
+  }
+  if (resource.resourceType === 'OperationOutcome' || resource.resourceType === 'Bundle') return;
+  const id = resourceId(resource);
+  if (id) ids.push(id);
+}
+
+function resourceId(resource: Loose): string | undefined {
+  if (typeof resource.resourceType !== 'string' || typeof resource.id !== 'string') return undefined;
+  if (resource.resourceType === 'OperationOutcome') return undefined;
+  return `${resource.resourceType}/${resource.id}`;
+}
+
+/** `.../Patient/123/_history/2` or `Patient/123` -> `Patient/123`. */
+export function idFromLocation(location: string): string | undefined {
+  const match = /(?:^|\/)([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[^/]+)?\/?$/.exec(location.split('?')[0]);
+  return match ? `${match[1]}/${match[2]}` : undefined;
+}

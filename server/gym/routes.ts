@@ -1,0 +1,114 @@
+// The gym HTTP API (language-neutral: agent harnesses are mostly Python): sessions, their audit log and changes,
+// answer submission, and the tool surfaces. Errors are OperationOutcomes like everywhere else.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { badRequest } from '../../resources/outcome.ts';
+import { DEFAULT_SANDBOX } from '../../resources/storage/sandbox.ts';
+import { sessionChanges } from './changes.ts';
+import type { LiveSession, SessionManager, SessionRequest } from './sessions.ts';
+import { injectClient, ToolExecutor } from './tool-executor.ts';
+import { renderTools, toolFormats, type ToolFormat } from './tools.ts';
+
+export interface GymRoutesOptions {
+  sessions: SessionManager;
+  /** The root app, for running tool calls through the FHIR routes (and so through the audit hook). */
+  root: FastifyInstance;
+}
+
+export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions): Promise<void> {
+  const { sessions } = options;
+  const tools = injectClient(options.root);
+
+  app.get('/tools', async (request) => renderTools(formatOf(request)));
+
+  app.post('/sessions', async (request, reply) => {
+    const body = (request.body ?? {}) as SessionRequest;
+    if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object');
+    const session = sessions.create(body, (id) => fhirBaseUrl(request, id));
+    reply.code(201).header('location', `${serverUrl(request)}/gym/sessions/${session.meta.id}`);
+    const { id, now, instruction, task, variant, toolOptions } = session.meta;
+    return {
+      id, fhirBaseUrl: fhirBaseUrl(request, id), now,
+      ...(instruction !== undefined ? { instruction } : {}), ...(task !== undefined ? { task } : {}), ...(variant !== undefined ? { variant } : {}),
+      toolOptions, expiresAt: sessions.expiresAt(session), tools: renderTools(formatOf(request)),
+    };
+  });
+
+  app.get('/sessions', async (request) => ({ sessions: sessions.list().map((s) => summary(request, sessions, s)) }));
+
+  app.get('/sessions/:id', async (request) => summary(request, sessions, sessions.require(idOf(request))));
+
+  app.delete('/sessions/:id', async (request, reply) => {
+    sessions.delete(idOf(request));
+    reply.code(204).send();
+  });
+
+  app.post('/sessions/:id/reset', async (request) => {
+    const id = idOf(request);
+    return summary(request, sessions, sessions.reset(id, fhirBaseUrl(request, id)));
+  });
+
+  app.post('/sessions/:id/submit', async (request) => ({ submission: sessions.submit(idOf(request), request.body) }));
+
+  app.get('/sessions/:id/log', async (request) => {
+    const session = sessions.require(idOf(request));
+    const query = request.query as { after?: string; limit?: string };
+    const after = wholeNumber(query.after, 'after') ?? 0;
+    const limit = Math.min(wholeNumber(query.limit, 'limit') ?? 10000, 10000);
+    return { session: session.meta.id, entries: sessions.audit.entries(session.meta.id, after, limit) };
+  });
+
+  app.get('/sessions/:id/changes', async (request) => {
+    const session = sessions.require(idOf(request));
+    return { session: session.meta.id, changes: sessionChanges(session.repo, session.meta.watermark) };
+  });
+
+  // A tool call by name with its arguments as the body: the same executor the MCP server uses.
+  app.post('/sessions/:id/tools/:name', async (request) => {
+    const session = sessions.require(idOf(request));
+    const { name } = request.params as { name: string };
+    const executor = new ToolExecutor(tools, session.meta.id, session.meta.toolOptions);
+    return executor.call(name, request.body ?? {});
+  });
+}
+
+function idOf(request: FastifyRequest): string {
+  return (request.params as { id: string }).id;
+}
+
+function formatOf(request: FastifyRequest): ToolFormat {
+  const format = (request.query as { format?: string }).format ?? 'openai';
+  if (!toolFormats.includes(format as ToolFormat)) throw badRequest(`format must be one of ${toolFormats.join(', ')}`, ['format']);
+  return format as ToolFormat;
+}
+
+function wholeNumber(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw badRequest(`${name} must be a whole number`, [name]);
+  return Number(value);
+}
+
+function serverUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+export function fhirBaseUrl(request: FastifyRequest, id: string): string {
+  return id === DEFAULT_SANDBOX ? `${serverUrl(request)}/fhir` : `${serverUrl(request)}/fhir/_session/${id}`;
+}
+
+function summary(request: FastifyRequest, sessions: SessionManager, session: LiveSession) {
+  const { id, task, variant, instruction, now, createdAt, toolOptions, submission } = session.meta;
+  const counts = sessions.audit.counts(id);
+  return {
+    id, fhirBaseUrl: fhirBaseUrl(request, id),
+    ...(task !== undefined ? { task } : {}), ...(variant !== undefined ? { variant } : {}), ...(instruction !== undefined ? { instruction } : {}),
+    state: submission ? 'submitted' : 'active',
+    now, createdAt,
+    lastActiveAt: new Date(session.lastActive).toISOString(),
+    ...(sessions.isDefault(session) ? {} : { expiresAt: sessions.expiresAt(session) }),
+    hasFixture: session.meta.fixture !== undefined,
+    toolOptions,
+    counts: { ...counts, overlayResources: session.repo.store.countIn(id) },
+    ...(submission ? { submission } : {}),
+  };
+}
+

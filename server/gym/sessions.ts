@@ -1,0 +1,356 @@
+// The session manager: gym sessions are sandboxes over the read-only base (resources/storage/sandbox.ts).
+// Creating one writes only its metadata row; resetting or deleting one removes its overlay rows and audit rows,
+// so every lifecycle step costs O(writes in that session), never O(base).
+import type { Bundle } from '@medplum/fhirtypes';
+import { Repository } from '../../resources/storage/repository.ts';
+import { DEFAULT_SANDBOX, makeSandbox, virtualClock } from '../../resources/storage/sandbox.ts';
+import type { Store } from '../../resources/storage/store.ts';
+import { badRequest, FhirError, issue, notFound } from '../../resources/outcome.ts';
+import type { ServerContext } from '../context.ts';
+import { AuditLog } from './audit-log.ts';
+import { historyWatermark } from './changes.ts';
+import { applyFixture, assertFixtureShape } from './fixture.ts';
+import { isWellFormedSessionId, newSessionId } from './session-id.ts';
+
+export interface GymSettings {
+  /** Live sessions allowed at once; one more is a 429. */
+  maxSessions: number;
+  /** A session untouched this long is removed. */
+  idleTtlMs: number;
+  /** How often expired sessions are swept (0: only when sessions are created or listed). */
+  sweepIntervalMs: number;
+  /** Wall time in ms, for idle expiry (tests pass their own). */
+  wallTime: () => number;
+}
+
+export const defaultGymSettings: GymSettings = {
+  maxSessions: 1000,
+  idleTtlMs: 60 * 60 * 1000,
+  sweepIntervalMs: 60 * 1000,
+  wallTime: () => Date.now(),
+};
+
+/** How tool results are rendered for the model; chosen per session and recorded with it. */
+export interface ToolOptions {
+  /** Decode base64 `attachment.data` of text media types into `attachment.decodedText`. */
+  decodeAttachments: boolean;
+  /** Cut tool results longer than this many characters (null: never). */
+  maxResultChars: number | null;
+}
+
+export const defaultToolOptions: ToolOptions = { decodeAttachments: true, maxResultChars: null };
+
+/** What a task contributes to a session (filled by the task registry once it exists). */
+export interface TaskSetup {
+  now?: string;
+  fixture?: Bundle;
+  instruction?: string;
+}
+
+export interface TaskSource {
+  /** The setup of a task variant; undefined for an unknown task (a 400). */
+  resolve(task: string, variant: string | undefined): TaskSetup | undefined;
+}
+
+export interface SessionRequest {
+  task?: string;
+  variant?: string;
+  now?: string;
+  fixture?: unknown;
+  toolOptions?: unknown;
+}
+
+export interface Submission {
+  answer: unknown;
+  files?: Record<string, string>;
+  /** Session clock at submission. */
+  submittedAt: string;
+}
+
+export interface SessionMeta {
+  id: string;
+  task?: string;
+  variant?: string;
+  instruction?: string;
+  /** The session clock's starting instant. */
+  now: string;
+  /** Wall-clock creation time. */
+  createdAt: string;
+  fixture?: Bundle;
+  toolOptions: ToolOptions;
+  submission?: Submission;
+  /** resource_history position after the fixture: later rows are the episode's changes. */
+  watermark: number;
+}
+
+export interface LiveSession {
+  meta: SessionMeta;
+  repo: Repository;
+  lastActive: number;
+  persistedActive: number;
+}
+
+type SessionRow = { id: string; meta: string; last_active: number };
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS gym_session (id TEXT PRIMARY KEY, meta TEXT NOT NULL, last_active INTEGER NOT NULL);
+`;
+
+export class SessionManager {
+  readonly audit: AuditLog;
+  readonly settings: GymSettings;
+  private readonly live = new Map<string, LiveSession>();
+  private readonly defaultSession: LiveSession;
+  private readonly stmts;
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly context: ServerContext,
+    defaultRepository: Repository,
+    settings: Partial<GymSettings> = {},
+    private readonly tasks?: TaskSource,
+  ) {
+    this.settings = { ...defaultGymSettings, ...settings };
+    store.db.exec(SCHEMA);
+    this.audit = AuditLog.forStore(store);
+    const db = store.db;
+    this.stmts = {
+      all: db.prepare<[], SessionRow>('SELECT * FROM gym_session'),
+      upsert: db.prepare(
+        `INSERT INTO gym_session (id, meta, last_active) VALUES (?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET meta = excluded.meta, last_active = excluded.last_active`),
+      touch: db.prepare('UPDATE gym_session SET last_active = ? WHERE id = ?'),
+      remove: db.prepare('DELETE FROM gym_session WHERE id = ?'),
+      lastWrite: db.prepare<[string], { t: string | null }>('SELECT max(last_updated) AS t FROM resource_history WHERE sandbox = ?'),
+      lastAudit: db.prepare<[string], { time: string }>('SELECT time FROM gym_audit WHERE sandbox = ? ORDER BY seq DESC LIMIT 1'),
+    };
+    const now = this.settings.wallTime();
+    this.defaultSession = {
+      meta: { id: DEFAULT_SANDBOX, now: defaultRepository.now.toISOString(), createdAt: new Date(now).toISOString(), toolOptions: { ...defaultToolOptions }, watermark: 0 },
+      repo: defaultRepository,
+      lastActive: now,
+      persistedActive: now,
+    };
+    // Sessions survive a restart: their rows are in the same database file.
+    for (const row of this.stmts.all.all()) this.live.set(row.id, this.revive(JSON.parse(row.meta) as SessionMeta, row.last_active));
+    this.sweep();
+    if (this.settings.sweepIntervalMs > 0) {
+      this.timer = setInterval(() => this.sweep(), this.settings.sweepIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  /** POST /gym/sessions. `baseUrl` is the FHIR base the fixture's references are resolved against. */
+  create(request: SessionRequest, baseUrlOf: (id: string) => string): LiveSession {
+    const spec = this.specFrom(request);
+    this.sweep();
+    if (this.live.size >= this.settings.maxSessions) {
+      throw new FhirError(429, [issue('error', 'throttled', `At most ${this.settings.maxSessions} sessions may be live at once; delete one or wait for idle ones to expire`)],
+        { 'retry-after': String(Math.ceil(Math.min(this.settings.idleTtlMs, 60_000) / 1000)) });
+    }
+    let id = newSessionId();
+    while (this.live.has(id)) id = newSessionId();
+    const wall = this.settings.wallTime();
+    const meta: SessionMeta = { id, ...spec, createdAt: new Date(wall).toISOString(), watermark: 0 };
+    const session: LiveSession = { meta, repo: this.repositoryOf(id, new Date(meta.now)), lastActive: wall, persistedActive: wall };
+    if (meta.fixture) {
+      try {
+        this.applyFixtureTo(session, baseUrlOf(id));
+      } catch (err) {
+        this.store.clearSandbox(id);
+        throw err;
+      }
+    }
+    this.stmts.upsert.run(id, JSON.stringify(meta), wall);
+    this.live.set(id, session);
+    return session;
+  }
+
+  /** A live session (or the default one), touched; undefined for an unknown or malformed id. */
+  get(id: string): LiveSession | undefined {
+    const session = id === DEFAULT_SANDBOX ? this.defaultSession : isWellFormedSessionId(id) ? this.live.get(id) : undefined;
+    if (session) this.touch(session);
+    return session;
+  }
+
+  /** The session or a 404 OperationOutcome. */
+  require(id: string): LiveSession {
+    const session = this.get(id);
+    if (!session) throw notFound(`No session '${id}'`);
+    return session;
+  }
+
+  /** Whether requests under /fhir/_session/{id} address a live session (no touch). */
+  has(id: string): boolean {
+    return isWellFormedSessionId(id) && this.live.has(id);
+  }
+
+  /** The repository behind /fhir/_session/{id}: only real sessions (the default session is /fhir). */
+  repositoryFor(id: string): Repository {
+    const session = isWellFormedSessionId(id) ? this.live.get(id) : undefined;
+    if (!session) throw notFound(`No session '${id}'`);
+    this.touch(session);
+    return session.repo;
+  }
+
+  list(): LiveSession[] {
+    this.sweep();
+    return [...this.live.values()];
+  }
+
+  /** Back to the episode's start: overlay and audit rows removed, fixture re-applied, clock rewound. */
+  reset(id: string, baseUrl: string): LiveSession {
+    const session = this.require(id);
+    this.store.transaction(() => {
+      this.store.clearSandbox(session.meta.id);
+      this.audit.clear(session.meta.id);
+    });
+    delete session.meta.submission;
+    if (session === this.defaultSession) return session;
+    session.repo = this.repositoryOf(id, new Date(session.meta.now));
+    session.meta.watermark = 0;
+    if (session.meta.fixture) this.applyFixtureTo(session, baseUrl);
+    this.stmts.upsert.run(id, JSON.stringify(session.meta), session.lastActive);
+    return session;
+  }
+
+  delete(id: string): void {
+    if (id === DEFAULT_SANDBOX) throw new FhirError(405, [issue('error', 'not-supported', 'The default session cannot be deleted; reset it instead')]);
+    const session = this.require(id);
+    this.discard(session.meta.id);
+  }
+
+  submit(id: string, body: unknown): Submission {
+    const session = this.require(id);
+    if (!body || typeof body !== 'object' || Array.isArray(body) || !('answer' in body)) {
+      throw badRequest('submit needs a JSON object with an answer', ['answer']);
+    }
+    const { answer, files } = body as { answer: unknown; files?: unknown };
+    if (files !== undefined && !isStringRecord(files)) throw badRequest('files must map file names to text', ['files']);
+    const submission: Submission = { answer, submittedAt: session.repo.now.toISOString() };
+    if (files !== undefined) submission.files = files;
+    session.meta.submission = submission;
+    if (session !== this.defaultSession) this.stmts.upsert.run(id, JSON.stringify(session.meta), session.lastActive);
+    return submission;
+  }
+
+  /** Remove sessions idle longer than the TTL. Returns how many went. */
+  sweep(): number {
+    const cutoff = this.settings.wallTime() - this.settings.idleTtlMs;
+    let removed = 0;
+    for (const session of this.live.values()) {
+      if (session.lastActive < cutoff) {
+        this.discard(session.meta.id);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  expiresAt(session: LiveSession): string | undefined {
+    return session === this.defaultSession ? undefined : new Date(session.lastActive + this.settings.idleTtlMs).toISOString();
+  }
+
+  isDefault(session: LiveSession): boolean {
+    return session === this.defaultSession;
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    for (const session of this.live.values()) {
+      if (session.lastActive !== session.persistedActive) this.stmts.touch.run(session.lastActive, session.meta.id);
+    }
+  }
+
+  private discard(id: string): void {
+    this.store.transaction(() => {
+      this.store.clearSandbox(id);
+      this.audit.clear(id);
+      this.stmts.remove.run(id);
+    });
+    this.live.delete(id);
+  }
+
+  private touch(session: LiveSession): void {
+    const now = this.settings.wallTime();
+    session.lastActive = now;
+    // Persist activity coarsely (a write per request would double the cost of reads).
+    if (session !== this.defaultSession && now - session.persistedActive > this.settings.idleTtlMs / 10) {
+      this.stmts.touch.run(now, session.meta.id);
+      session.persistedActive = now;
+    }
+  }
+
+  private repositoryOf(id: string, start: Date): Repository {
+    return new Repository(this.store, makeSandbox(id, { clock: virtualClock(start) }));
+  }
+
+  private applyFixtureTo(session: LiveSession, baseUrl: string): void {
+    applyFixture(session.repo, this.context, session.meta.fixture!, baseUrl);
+    session.meta.watermark = historyWatermark(session.repo);
+  }
+
+  /** After a restart the clock resumes after the last instant it handed out, so history stays in order. */
+  private revive(meta: SessionMeta, lastActive: number): LiveSession {
+    let start = Date.parse(meta.now);
+    const lastWrite = this.stmts.lastWrite.get(meta.id)?.t;
+    const lastAudit = this.stmts.lastAudit.get(meta.id)?.time;
+    for (const t of [lastWrite, lastAudit]) if (t) start = Math.max(start, Date.parse(t) + 1);
+    return { meta, repo: this.repositoryOf(meta.id, new Date(start)), lastActive, persistedActive: lastActive };
+  }
+
+  private specFrom(request: SessionRequest): Omit<SessionMeta, 'id' | 'createdAt' | 'watermark'> {
+    if (request.task !== undefined && typeof request.task !== 'string') throw badRequest('task must be a string', ['task']);
+    if (request.variant !== undefined && typeof request.variant !== 'string') throw badRequest('variant must be a string', ['variant']);
+    let setup: TaskSetup = {};
+    if (request.task !== undefined && this.tasks) {
+      const found = this.tasks.resolve(request.task, request.variant);
+      if (!found) throw badRequest(`Unknown task '${request.task}'${request.variant ? ` variant '${request.variant}'` : ''}`, ['task']);
+      setup = found;
+    }
+    const nowText = request.now ?? setup.now;
+    let now: string;
+    if (nowText === undefined) {
+      now = new Date(this.settings.wallTime()).toISOString();
+    } else {
+      // A FHIR instant: date, time and zone required, so "now" never depends on the server's time zone.
+      if (typeof nowText !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(nowText) || Number.isNaN(Date.parse(nowText))) {
+        throw badRequest('now must be an instant with a time zone, e.g. 2023-11-13T10:15:00+00:00', ['now']);
+      }
+      now = new Date(nowText).toISOString();
+    }
+    const fixture = request.fixture ?? setup.fixture;
+    if (fixture !== undefined) assertFixtureShape(fixture);
+    const spec: Omit<SessionMeta, 'id' | 'createdAt' | 'watermark'> = { now, toolOptions: toolOptionsFrom(request.toolOptions) };
+    if (request.task !== undefined) spec.task = request.task;
+    if (request.variant !== undefined) spec.variant = request.variant;
+    if (setup.instruction !== undefined) spec.instruction = setup.instruction;
+    if (fixture !== undefined) spec.fixture = fixture as Bundle;
+    return spec;
+  }
+}
+
+function toolOptionsFrom(value: unknown): ToolOptions {
+  if (value === undefined) return { ...defaultToolOptions };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw badRequest('toolOptions must be an object', ['toolOptions']);
+  const { decodeAttachments, maxResultChars, ...rest } = value as Record<string, unknown>;
+  const unknown = Object.keys(rest);
+  if (unknown.length > 0) throw badRequest(`Unknown tool option(s): ${unknown.join(', ')}`, ['toolOptions']);
+  const options = { ...defaultToolOptions };
+  if (decodeAttachments !== undefined) {
+    if (typeof decodeAttachments !== 'boolean') throw badRequest('toolOptions.decodeAttachments must be a boolean', ['toolOptions.decodeAttachments']);
+    options.decodeAttachments = decodeAttachments;
+  }
+  if (maxResultChars !== undefined) {
+    if (maxResultChars !== null && (!Number.isInteger(maxResultChars) || (maxResultChars as number) < 100)) {
+      throw badRequest('toolOptions.maxResultChars must be null or a whole number >= 100', ['toolOptions.maxResultChars']);
+    }
+    options.maxResultChars = maxResultChars as number | null;
+  }
+  return options;
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return !!value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+}
