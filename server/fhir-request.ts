@@ -32,6 +32,11 @@ export interface FhirResponse {
   /** A resource, or the JSON text of one (stored versions are sent as stored). */
   body?: Resource | string;
   headers?: Record<string, string>;
+  /**
+   * The response of an operation that finishes off the main thread (e.g. $sqlquery-run in a child process): the HTTP
+   * layer awaits it. Not available inside batch/transaction entries.
+   */
+  deferred?: Promise<FhirResponse>;
 }
 
 export function queryValue(query: QueryParams, name: string): string | undefined {

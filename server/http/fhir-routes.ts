@@ -18,6 +18,7 @@ export async function fhirRoutes(app: FastifyInstance, options: FhirRoutesOption
   const handler = (request: FastifyRequest, reply: FastifyReply) => {
     const fhirRequest = toFhirRequest(request, options);
     const response = route(fhirRequest);
+    if (response.deferred) return response.deferred.then((done) => sendFhir(reply, done, fhirRequest.query));
     sendFhir(reply, response, fhirRequest.query);
   };
   const methods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'];
@@ -25,11 +26,14 @@ export async function fhirRoutes(app: FastifyInstance, options: FhirRoutesOption
   app.route({ method: methods, url: '/*', handler, exposeHeadRoute: false });
 }
 
+const TABULAR_OPERATION = /\/\$(run|viewdefinition-run|sqlquery-run)\/?$/;
+
 export function toFhirRequest(request: FastifyRequest, options: FhirRoutesOptions): FhirRequest {
   const sessionId = (request.params as { sessionId?: string }).sessionId;
   const [rawPath, rawQuery = ''] = request.url.split('?', 2);
   const query = parseQueryString(rawQuery);
-  assertJsonAcceptable(queryValue(query, '_format'), request.headers.accept);
+  // Tabular operations ($run, $sqlquery-run) take _format json|ndjson|csv as an operation parameter.
+  if (!TABULAR_OPERATION.test(rawPath)) assertJsonAcceptable(queryValue(query, '_format'), request.headers.accept);
   const prefix = basePath(rawPath, sessionId);
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -55,12 +59,12 @@ function basePath(rawPath: string, sessionId: string | undefined): string {
 export function sendFhir(reply: FastifyReply, response: FhirResponse, query: [string, string][]): void {
   reply.code(response.status);
   if (response.headers) reply.headers(response.headers);
-  reply.type(FHIR_JSON);
+  if (!response.headers?.['content-type']) reply.type(FHIR_JSON);
   if (response.body === undefined) {
     reply.send();
     return;
   }
-  const pretty = queryValue(query, '_pretty') === 'true';
+  const pretty = queryValue(query, '_pretty') === 'true' && !response.headers?.['content-type'];
   if (typeof response.body === 'string') {
     reply.send(pretty ? JSON.stringify(JSON.parse(response.body), null, 2) : response.body);
   } else {

@@ -5,9 +5,10 @@ import { methodNotAllowed, notFound } from '../../resources/outcome.ts';
 import { assertKnownType } from './write-checks.ts';
 
 export function operation(req: FhirRequest, name: string, target: OperationTarget): FhirResponse {
-  if (target.type) assertKnownType(target.type);
   const level: OperationLevel = target.id ? 'instance' : target.type ? 'type' : 'system';
   const op = req.context.operations.find(name, level, target.type);
+  // An operation registered for a named type (e.g. ViewDefinition/$run) makes that type routable even if not R4.
+  if (target.type && !op?.types?.includes(target.type)) assertKnownType(target.type);
   if (!op) throw notFound(`Operation $${name} is not supported at ${level} level${target.type ? ` on ${target.type}` : ''}`);
   const method = req.method === 'HEAD' ? 'GET' : req.method;
   if (method !== 'POST' && !(method === 'GET' && op.readOnly)) {

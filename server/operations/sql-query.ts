@@ -1,0 +1,188 @@
+// $sqlquery-run: read-only SQL for agents over ViewDefinition tables.
+//   POST [base]/$sqlquery-run   Parameters: query (SQL text), view* (an inline ViewDefinition as `resource`, or a
+//                               reference to a stored one), _format json|ndjson|csv, _limit (rows), _timeout (ms)
+// The name is the one the SQL on FHIR v2 draft gives its SQL query operation ("$sqlquery-run", run a SQLQuery
+// Library over ViewDefinition tables); we take the query text and the views directly as parameters.
+//
+// Each call materializes the views' rows (over this sandbox's data) into a fresh in-memory SQLite database, checks
+// the statement here (one SELECT/WITH, read-only, no ATTACH/PRAGMA) and runs it in a child process over a read-only
+// copy of that database with a row limit and a time limit; on timeout the child is killed (better-sqlite3 has no
+// interrupt, and a worker thread cannot be stopped while SQLite runs native code), so the server never blocks.
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import type { FhirResponse } from '../fhir-request.ts';
+import type { Operation } from './registry.ts';
+import { badRequest, FhirError, invalidParameter, issue, tooManyRequests } from '../../resources/outcome.ts';
+import { compileView, type ColumnInfo, type CompiledView } from '../../resources/views/compile-view.ts';
+import { runView } from '../../resources/views/run-view.ts';
+import { CONTENT_TYPES, formatRows, parseRowFormat, type RowFormat } from '../../resources/views/row-format.ts';
+import { operationParameters, primitive, resolveView } from './view-run.ts';
+
+export const SQL_LIMITS = {
+  defaultRows: 1000,
+  maxRows: 10000,
+  defaultTimeoutMs: 5000,
+  maxTimeoutMs: 10000,
+  /** Child processes running at once; more get 429 (2 cores). */
+  maxConcurrent: 2,
+};
+
+const CHILD = fileURLToPath(new URL('../../resources/views/sql-sandbox-child.mjs', import.meta.url));
+const TABLE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
+let running = 0;
+
+const tooCostly = (diagnostics: string) => new FhirError(422, [issue('error', 'too-costly', diagnostics)]);
+
+/** SQLite column affinity for a view column's FHIR type. */
+function sqlType(column: ColumnInfo): string {
+  if (column.collection) return 'TEXT';
+  switch (column.type) {
+    case 'integer': case 'positiveInt': case 'unsignedInt': case 'integer64': case 'boolean': return 'INTEGER';
+    case 'decimal': return 'REAL';
+    default: return 'TEXT';
+  }
+}
+
+function sqlValue(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return value;
+}
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Strip comments and string literals so keyword checks see only SQL tokens. */
+function sqlTokens(sql: string): string {
+  return sql
+    .replace(/--[^\n]*/g, ' ')
+    .replace(/\/\*[\s\S]*?(\*\/|$)/g, ' ')
+    .replace(/'(?:[^']|'')*'/g, "''");
+}
+
+/** One SELECT (or WITH ... SELECT / VALUES) and nothing that reaches outside the copy of the views. */
+export function assertReadOnlySql(db: Database.Database, sql: string): void {
+  const tokens = sqlTokens(sql);
+  if (!/^\s*(select|with|values)\b/i.test(tokens)) throw badRequest('Only a single SELECT (or WITH ... SELECT) query is allowed', ['query']);
+  const forbidden = /\b(attach|detach|pragma\w*|vacuum|load_extension|readfile|writefile)\b/i.exec(tokens);
+  if (forbidden) throw badRequest(`'${forbidden[1]}' is not allowed in a query`, ['query']);
+  let stmt: Database.Statement;
+  try {
+    stmt = db.prepare(sql);
+  } catch (err) {
+    throw badRequest(`SQL error: ${(err as Error).message}`, ['query']);
+  }
+  if (!stmt.reader || !stmt.readonly) throw badRequest('Only a read-only query that returns rows is allowed', ['query']);
+}
+
+/** The views' rows as tables of a fresh in-memory database (one table per view, named by the view's `name`). */
+export function materializeViews(views: CompiledViewWithName[], resourcesOf: (view: CompiledView) => Iterable<import('@medplum/fhirtypes').Resource>): Database.Database {
+  const db = new Database(':memory:');
+  for (const { name, view } of views) {
+    const columns = view.columns.map((c) => `${quoteIdent(c.name)} ${sqlType(c)}`).join(', ');
+    db.exec(`CREATE TABLE ${quoteIdent(name)} (${columns})`);
+    const insert = db.prepare(`INSERT INTO ${quoteIdent(name)} VALUES (${view.columns.map(() => '?').join(', ')})`);
+    db.transaction(() => {
+      for (const row of runView(view, resourcesOf(view))) insert.run(view.columns.map((c) => sqlValue(row[c.name])));
+    })();
+  }
+  return db;
+}
+
+export interface CompiledViewWithName {
+  name: string;
+  view: CompiledView;
+}
+
+interface ChildResult {
+  ok: boolean;
+  columns?: string[];
+  rows?: unknown[][];
+  truncated?: boolean;
+  error?: string;
+}
+
+function runInChild(image: Buffer, sql: string, maxRows: number, timeoutMs: number): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(CHILD, [], { execArgv: ['--max-old-space-size=512'], serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    let settled = false;
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      running--;
+      fn();
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      finish(() => reject(tooCostly(`The query ran longer than ${timeoutMs} ms and was stopped`)));
+    }, timeoutMs);
+    child.once('message', (result) => finish(() => resolve(result as ChildResult)));
+    child.once('error', (err) => finish(() => reject(tooCostly(`The query could not run: ${err.message}`))));
+    child.once('exit', (code, signal) => finish(() => reject(tooCostly(`The query process ended (${signal ?? code}) before answering; it may have used too much memory`))));
+    child.send({ image, sql, maxRows });
+  });
+}
+
+function formatResult(result: ChildResult, format: RowFormat): FhirResponse {
+  const names = result.columns ?? [];
+  const columns: ColumnInfo[] = names.map((name) => ({ name, collection: false }));
+  const rows = (result.rows ?? []).map((values) => Object.fromEntries(names.map((n, i) => [n, values[i] ?? null])));
+  return { status: 200, body: [...formatRows(rows, columns, format)].join(''), headers: { 'content-type': CONTENT_TYPES[format] } };
+}
+
+export const sqlQueryRunOperation: Operation = {
+  name: 'sqlquery-run',
+  levels: ['system'],
+  readOnly: false,
+  documentation: 'Run one read-only SQL SELECT over ViewDefinition tables materialized from this sandbox (row and time limits)',
+  handler(req) {
+    const parts = operationParameters(req);
+    const one = (name: string) => parts.filter((p) => p.name === name).at(-1);
+    const sql = primitive(one('query'));
+    if (typeof sql !== 'string' || sql.trim() === '') throw badRequest('$sqlquery-run needs a query parameter with the SQL text', ['query']);
+
+    const format = parseRowFormat(primitive(one('_format'))?.toString());
+    if (!format) throw invalidParameter(`_format '${String(primitive(one('_format')))}' is not one of json, ndjson, csv`, ['_format']);
+    const maxRows = boundedInt(primitive(one('_limit')), SQL_LIMITS.defaultRows, SQL_LIMITS.maxRows, '_limit');
+    const timeoutMs = boundedInt(primitive(one('_timeout')), SQL_LIMITS.defaultTimeoutMs, SQL_LIMITS.maxTimeoutMs, '_timeout');
+
+    const views: CompiledViewWithName[] = [];
+    for (const part of parts.filter((p) => p.name === 'view' || p.name === 'viewResource' || p.name === 'viewReference')) {
+      const reference = part.resource ? undefined : primitive(part);
+      const definition = resolveView(req, part.resource, reference === undefined ? undefined : String(reference), '$sqlquery-run view') as { name?: unknown };
+      const name = definition.name;
+      if (typeof name !== 'string' || !TABLE_NAME.test(name)) {
+        throw badRequest('Each view needs a `name` of letters, digits and _ (it becomes the table name)', ['view']);
+      }
+      if (views.some((v) => v.name.toLowerCase() === name.toLowerCase())) throw badRequest(`Two views are named '${name}'`, ['view']);
+      views.push({ name, view: compileView(definition) });
+    }
+    if (views.length === 0) throw badRequest('$sqlquery-run needs at least one view parameter (the tables to query)', ['view']);
+    if (running >= SQL_LIMITS.maxConcurrent) throw tooManyRequests('Too many SQL queries are running; retry shortly');
+
+    const db = materializeViews(views, (view) => req.repo.scan(view.resource));
+    let image: Buffer;
+    try {
+      assertReadOnlySql(db, sql);
+      image = db.serialize();
+    } finally {
+      db.close();
+    }
+    running++;
+    const deferred = runInChild(image, sql, maxRows, timeoutMs).then((result) => {
+      if (!result.ok) throw badRequest(`SQL error: ${result.error}`, ['query']);
+      if (result.truncated) throw tooCostly(`The result has more than ${maxRows} rows; aggregate, add a LIMIT, or raise _limit (at most ${SQL_LIMITS.maxRows})`);
+      return formatResult(result, format);
+    });
+    return { status: 200, deferred };
+  },
+};
+
+function boundedInt(raw: string | number | boolean | undefined, fallback: number, max: number, name: string): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw invalidParameter(`${name} must be an integer from 1 to ${max}`, [name]);
+  return n;
+}

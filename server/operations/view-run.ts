@@ -1,0 +1,144 @@
+// $run (alias $viewdefinition-run): SQL on FHIR v2 "ViewDefinition/$run" operation.
+//   POST [base]/ViewDefinition/$run       Parameters: viewResource | viewReference, resource*, patient, group,
+//                                          _since, _limit, _format (json | ndjson | csv)
+//   GET  [base]/ViewDefinition/[id]/$run  the stored view, parameters in the query string
+// Without inline `resource` parts the view runs over the sandbox's visible data (in a session: base plus its writes).
+import type { Parameters, ParametersParameter, Resource } from '@medplum/fhirtypes';
+import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
+import type { Operation, OperationTarget } from './registry.ts';
+import { badRequest, invalidParameter, notFound, notSupported } from '../../resources/outcome.ts';
+import { compileView, type CompiledView } from '../../resources/views/compile-view.ts';
+import { runView } from '../../resources/views/run-view.ts';
+import { CONTENT_TYPES, formatRows, parseRowFormat, type RowFormat } from '../../resources/views/row-format.ts';
+import { localTarget, resourceReferences } from '../../resources/references.ts';
+
+/** The operation's input as parameter parts, from a Parameters body (POST) or the query string (GET). */
+export function operationParameters(req: FhirRequest): ParametersParameter[] {
+  const parts: ParametersParameter[] = req.query.map(([name, value]) => ({ name, valueString: value }));
+  const body = req.body as Parameters | undefined;
+  if (req.method === 'POST' && body !== undefined && body !== null) {
+    if (typeof body !== 'object' || body.resourceType !== 'Parameters') throw badRequest('The body must be a Parameters resource');
+    parts.push(...(body.parameter ?? []));
+  }
+  return parts;
+}
+
+/** A part's primitive value, whichever value[x] carries it. */
+export function primitive(part: ParametersParameter | undefined): string | number | boolean | undefined {
+  if (!part) return undefined;
+  for (const [key, value] of Object.entries(part)) {
+    if (key.startsWith('value') && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) return value;
+    if (key === 'valueReference' && value && typeof value === 'object') return (value as { reference?: string }).reference;
+  }
+  return undefined;
+}
+
+/** A ViewDefinition given inline or by reference (`ViewDefinition/id`, or a canonical url of a stored one). */
+export function resolveView(req: FhirRequest, inline: unknown, reference: string | undefined, where: string): unknown {
+  if (inline !== undefined) return inline;
+  if (reference === undefined) throw badRequest(`${where}: give a ViewDefinition inline or by reference`);
+  const target = localTarget(reference, req.baseUrl) ?? (/^[A-Za-z0-9\-.]{1,64}$/.test(reference) ? { type: 'ViewDefinition', id: reference } : undefined);
+  if (target) {
+    if (target.type !== 'ViewDefinition') throw invalidParameter(`${where}: '${reference}' is not a ViewDefinition`);
+    const stored = req.repo.readLive('ViewDefinition', target.id);
+    if (!stored) throw notFound(`${where}: ViewDefinition/${target.id} is not known`);
+    return stored;
+  }
+  for (const candidate of req.repo.scan('ViewDefinition')) {
+    if ((candidate as { url?: string }).url === reference) return candidate;
+  }
+  throw notFound(`${where}: no ViewDefinition with url '${reference}'`);
+}
+
+/** Resources in the patient's compartment, approximated as: the patient, and resources that reference it. */
+function inPatientCompartment(resource: Resource, patientId: string, baseUrl: string): boolean {
+  if (resource.resourceType === 'Patient') return resource.id === patientId;
+  return resourceReferences(resource).some((site) => {
+    const target = localTarget(site.reference, baseUrl);
+    return target?.type === 'Patient' && target.id === patientId;
+  });
+}
+
+function* filtered(resources: Iterable<Resource>, keep: (r: Resource) => boolean): Generator<Resource> {
+  for (const r of resources) if (keep(r)) yield r;
+}
+
+export interface ViewRunInput {
+  view: CompiledView;
+  resources: Iterable<Resource>;
+  limit: number;
+  format: RowFormat;
+}
+
+/** Parses and checks every parameter before any row is produced, so bad input is a 400 and never a half answer. */
+export function viewRunInput(req: FhirRequest, target: OperationTarget): ViewRunInput {
+  const parts = operationParameters(req);
+  const one = (name: string) => parts.filter((p) => p.name === name).at(-1);
+  if (parts.some((p) => p.name === 'group')) throw notSupported('The group parameter of $run is not supported yet; use patient');
+
+  let definition: unknown;
+  if (target.id) {
+    definition = resolveView(req, undefined, `ViewDefinition/${target.id}`, '$run');
+  } else {
+    const inline = one('viewResource')?.resource as unknown;
+    const reference = primitive(one('viewReference'));
+    if (inline === undefined && reference === undefined) throw badRequest('$run needs a viewResource or a viewReference parameter');
+    definition = resolveView(req, inline, reference === undefined ? undefined : String(reference), '$run');
+  }
+  const view = compileView(definition);
+
+  const format = parseRowFormat(primitive(one('_format'))?.toString());
+  if (!format) throw invalidParameter(`_format '${String(primitive(one('_format')))}' is not one of json, ndjson, csv`, ['_format']);
+
+  let limit = Infinity;
+  const rawLimit = primitive(one('_limit'));
+  if (rawLimit !== undefined) {
+    limit = Number(rawLimit);
+    if (!Number.isInteger(limit) || limit < 1) throw invalidParameter(`_limit '${String(rawLimit)}' is not a positive integer`, ['_limit']);
+  }
+
+  const inline = parts.filter((p) => p.name === 'resource');
+  for (const part of inline) {
+    if (!part.resource || typeof part.resource !== 'object') throw badRequest('Each resource parameter must carry a resource');
+  }
+  let resources: Iterable<Resource> = inline.length > 0 ? inline.map((p) => p.resource as Resource) : req.repo.scan(view.resource);
+
+  const since = primitive(one('_since'));
+  if (since !== undefined) {
+    const instant = Date.parse(String(since));
+    if (Number.isNaN(instant)) throw invalidParameter(`_since '${String(since)}' is not an instant`, ['_since']);
+    resources = filtered(resources, (r) => r.meta?.lastUpdated !== undefined && Date.parse(r.meta.lastUpdated) >= instant);
+  }
+  const patient = primitive(one('patient'));
+  if (patient !== undefined) {
+    const ref = String(patient);
+    const patientId = localTarget(ref, req.baseUrl)?.id ?? ref;
+    resources = filtered(resources, (r) => inPatientCompartment(r, patientId, req.baseUrl));
+  }
+  return { view, resources, limit, format };
+}
+
+/**
+ * The rows, serialized. The body is built as one string: FhirResponse bodies are strings, and streaming the scan
+ * across event-loop turns would hold a better-sqlite3 cursor open, which blocks every write on the shared
+ * connection until the client has read the last byte. Memory therefore grows with the output (see the report).
+ */
+export function viewRunResponse(input: ViewRunInput): FhirResponse {
+  const chunks: string[] = [];
+  for (const chunk of formatRows(runView(input.view, input.resources, input.limit), input.view.columns, input.format)) chunks.push(chunk);
+  return { status: 200, body: chunks.join(''), headers: { 'content-type': CONTENT_TYPES[input.format] } };
+}
+
+function makeRunOperation(name: string): Operation {
+  return {
+    name,
+    levels: ['type', 'instance'],
+    types: ['ViewDefinition'],
+    readOnly: true,
+    documentation: 'SQL on FHIR v2: run a ViewDefinition over inline resources or this sandbox\'s data; rows as json, ndjson or csv',
+    handler: (req, target) => viewRunResponse(viewRunInput(req, target)),
+  };
+}
+
+export const viewRunOperation = makeRunOperation('run');
+export const viewDefinitionRunOperation = makeRunOperation('viewdefinition-run');
