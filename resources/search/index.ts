@@ -1,12 +1,28 @@
-// PLACEHOLDER search service: replaced by the real engine.
+// The search engine behind the SearchService contract: registry (data) -> write-time indexer -> parse/plan/run.
 import type { SearchService } from './service.ts';
-import { notSupported } from '../outcome.ts';
+import { defaultRegistry } from './registry.ts';
+import { createIndexer } from './indexer.ts';
+import { SearchEngine } from './engine.ts';
 
 export function createSearchService(): SearchService {
+  const registry = defaultRegistry();
+  const engine = new SearchEngine(registry);
+  const indexer = createIndexer(registry);
   return {
-    indexer: { schema: '', write() {}, clearSandbox() {} },
-    search() { throw notSupported('search is not implemented yet'); },
-    match() { throw notSupported('search is not implemented yet'); },
-    capabilities() { return []; },
+    indexer,
+    search: (ctx, type, query) => engine.search(ctx, type, query),
+    match: (repo, type, query) => engine.match(repo, type, query),
+    everything: (ctx, patientId, query) => engine.everything(ctx, patientId, query),
+    capabilities: (type) =>
+      registry.forType(type)
+        .filter((p) => p.type !== 'composite' || p.components)
+        .map((p) => ({ name: p.code, type: p.type, definition: p.url, ...(p.description ? { documentation: p.description } : {}) }))
+        .concat(
+          { name: '_id', type: 'token', definition: 'http://hl7.org/fhir/SearchParameter/Resource-id' },
+          { name: '_lastUpdated', type: 'date', definition: 'http://hl7.org/fhir/SearchParameter/Resource-lastUpdated' },
+          { name: '_text', type: 'string', definition: 'http://hl7.org/fhir/SearchParameter/DomainResource-text' },
+          { name: '_content', type: 'string', definition: 'http://hl7.org/fhir/SearchParameter/Resource-content' },
+        )
+        .filter((p, i, all) => all.findIndex((q) => q.name === p.name) === i),
   };
 }

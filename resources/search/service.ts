@@ -26,6 +26,11 @@ export interface SearchService {
    * (an unknown parameter is an error, never silently ignored).
    */
   match(repo: Repository, type: string, query: SearchQuery): string[];
+  /**
+   * `Patient/[id]/$everything` (patientId set) or `Patient/$everything`: a searchset of the patient(s), their
+   * compartment and what it references; honours `_since`, `_type`, `_count`/`_offset`.
+   */
+  everything(ctx: SearchContext, patientId: string | undefined, query: SearchQuery): Bundle;
   /** The search parameters supported for a type, for the CapabilityStatement. */
   capabilities(type: string): { name: string; type: string; definition?: string; documentation?: string }[];
 }

