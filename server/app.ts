@@ -8,6 +8,7 @@ import { createSearchService } from '../resources/search/index.ts';
 import { defaultSettings, type ServerContext, type ServerSettings } from './context.ts';
 import { OperationRegistry } from './operations/registry.ts';
 import { validateOperation } from './operations/validate.ts';
+import { everythingOperation } from './operations/everything.ts';
 import { viewDefinitionRunOperation, viewRunOperation } from './operations/view-run.ts';
 import { sqlQueryRunOperation } from './operations/sql-query.ts';
 import { registerBodyParsers } from './http/content-type.ts';
@@ -42,7 +43,8 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
   const search = createSearchService();
   const store = options.store ?? new Store({ path: options.dbPath ?? ':memory:', indexers: [search.indexer] });
   const operations = new OperationRegistry().register(validateOperation)
-    .register(viewRunOperation).register(viewDefinitionRunOperation).register(sqlQueryRunOperation);
+    .register(viewRunOperation).register(viewDefinitionRunOperation).register(sqlQueryRunOperation)
+    .register(everythingOperation);
   const context: ServerContext = { store, settings: { ...defaultSettings, ...options.settings }, search, operations };
 
   const defaultRepository = new Repository(store, makeSandbox(DEFAULT_SANDBOX, { clock: options.clock ?? wallClock }));
