@@ -100,7 +100,11 @@ export function mergeCodeTable(entry: CodeSystemEntry, table: CodeTable): void {
       concept = newConcept(row.code, row.display);
       entry.concepts.set(row.code, concept);
     }
-    concept.display ??= row.display;
+    if (concept.display === undefined) concept.display = row.display;
+    else if (row.display && row.display !== concept.display && !concept.designations.some((d) => d.value === row.display)) {
+      // A second source's name for a known concept (e.g. a SNOMED fully specified name) is kept as a synonym.
+      concept.designations.push({ use: SYNONYM_USE, value: row.display });
+    }
     if (row.rank !== undefined) concept.rank = row.rank;
     for (const synonym of row.synonyms ?? []) {
       if (synonym && synonym !== concept.display && !concept.designations.some((d) => d.value === synonym)) {

@@ -13,7 +13,6 @@ import { readSeedCodeTables } from './seed-tables.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const SUPPLEMENT_DIR = join(here, 'data');
-export const SEED_CODES_DIR = join(here, '..', '..', 'seed', 'codes');
 
 export interface TerminologySources {
   /** HL7 CodeSystems/ValueSets/ConceptMaps; default true. */
@@ -52,7 +51,7 @@ export function buildTerminologyIndex(sources: TerminologySources): TerminologyI
   }
   addReverseCodingProperties(index);
   for (const vs of sources.valueSets ?? []) index.addValueSet(vs);
-  for (const map of sources.maps ?? []) index.addConceptMap(conceptMapFromTable(map));
+  for (const map of mergeMapTables(sources.maps ?? [])) index.addConceptMap(conceptMapFromTable(map));
   return index.finish();
 }
 
@@ -71,6 +70,20 @@ function addReverseCodingProperties(index: TerminologyIndex): void {
       }
     }
   }
+}
+
+/** Map tables with the same URL (the seed's and our supplement's) become one map; the first pair for a source wins. */
+function mergeMapTables(maps: CodeMapTable[]): CodeMapTable[] {
+  const byUrl = new Map<string, CodeMapTable>();
+  for (const map of maps) {
+    const seen = byUrl.get(map.url);
+    if (!seen) {
+      byUrl.set(map.url, { ...map, elements: [...map.elements] });
+      continue;
+    }
+    for (const e of map.elements) if (!seen.elements.some((s) => s.source === e.source && s.target === e.target)) seen.elements.push(e);
+  }
+  return [...byUrl.values()];
 }
 
 export function conceptMapFromTable(map: CodeMapTable): ConceptMap {
@@ -110,7 +123,7 @@ export function readSupplement(dir = SUPPLEMENT_DIR): Required<Pick<TerminologyS
 
 /** Every source this repository holds: HL7, the seed's code tables, then the supplement. */
 export function defaultSources(): TerminologySources {
-  const seed = readSeedCodeTables(SEED_CODES_DIR);
+  const seed = readSeedCodeTables();
   const supplement = readSupplement();
   return {
     tables: [...seed.tables, ...supplement.tables],
