@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseJsonKeepingDecimals, stringifyKeepingDecimals } from './precise-json.ts';
 
 export interface ConformanceCase {
   title: string;
@@ -36,7 +37,8 @@ export function loadSuite(dir = SUITE_DIR): ConformanceFile[] {
     .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'))
     .sort()
     .map((file) => {
-      const json = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { resources: Record<string, unknown>[]; tests: ConformanceCase[] };
+      // Decimals keep their digits (fn_boundary relies on `1.0` having one decimal place).
+      const json = parseJsonKeepingDecimals(readFileSync(path.join(dir, file), 'utf8')) as { resources: Record<string, unknown>[]; tests: ConformanceCase[] };
       return { file, resources: json.resources, tests: json.tests };
     });
 }
@@ -86,7 +88,7 @@ export async function runCaseOverHttp(inject: Inject, base: string, file: Confor
     method: 'POST',
     url: `${base}/ViewDefinition/$run`,
     headers: { 'content-type': 'application/fhir+json', accept: 'application/json' },
-    payload: JSON.stringify(parameters),
+    payload: stringifyKeepingDecimals(parameters),
   });
   if (response.statusCode !== 200) {
     let diagnostics = response.body;

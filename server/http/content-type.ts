@@ -7,6 +7,13 @@ export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
 const JSON_TYPES = ['application/fhir+json', 'application/json', 'application/json-patch+json'];
 
+/**
+ * The JSON text of bodies sent to ViewDefinition $run, by parsed body: $run re-reads inline resources from it to keep
+ * decimal precision (`1.0`), which JSON.parse drops. Weak, so it lives only as long as the request body.
+ */
+export const rawRunBodies = new WeakMap<object, string>();
+const RUN_OPERATION = /\/\$(viewdefinition-)?run(\?|$)/;
+
 /** Replace Fastify's parsers: JSON media types parse to values, form bodies to ordered parameter pairs. */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
@@ -17,7 +24,9 @@ export function registerBodyParsers(app: FastifyInstance): void {
       return done(badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     }
     try {
-      done(null, JSON.parse(text));
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === 'object' && RUN_OPERATION.test(_req.url)) rawRunBodies.set(parsed, text);
+      done(null, parsed);
     } catch (err) {
       done(badRequest(`The body is not valid JSON: ${(err as Error).message}`), undefined);
     }

@@ -11,6 +11,8 @@ import { compileView, type CompiledView } from '../../resources/views/compile-vi
 import { runView } from '../../resources/views/run-view.ts';
 import { CONTENT_TYPES, formatRows, parseRowFormat, type RowFormat } from '../../resources/views/row-format.ts';
 import { localTarget, resourceReferences } from '../../resources/references.ts';
+import { parseJsonKeepingDecimals } from '../../resources/views/precise-json.ts';
+import { rawRunBodies } from '../http/content-type.ts';
 
 /** The operation's input as parameter parts, from a Parameters body (POST) or the query string (GET). */
 export function operationParameters(req: FhirRequest): ParametersParameter[] {
@@ -97,7 +99,10 @@ export function viewRunInput(req: FhirRequest, target: OperationTarget): ViewRun
     if (!Number.isInteger(limit) || limit < 1) throw invalidParameter(`_limit '${String(rawLimit)}' is not a positive integer`, ['_limit']);
   }
 
-  const inline = parts.filter((p) => p.name === 'resource');
+  // Inline resources re-read from the request text keep decimal precision (1.0 is not 1 for lowBoundary()).
+  const raw = typeof req.body === 'object' && req.body !== null ? rawRunBodies.get(req.body) : undefined;
+  const inlineParts = raw !== undefined ? operationParameters({ ...req, query: [], body: parseJsonKeepingDecimals(raw) }) : parts;
+  const inline = inlineParts.filter((p) => p.name === 'resource');
   for (const part of inline) {
     if (!part.resource || typeof part.resource !== 'object') throw badRequest('Each resource parameter must carry a resource');
   }
