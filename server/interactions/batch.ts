@@ -88,6 +88,8 @@ function transaction(req: FhirRequest, entries: BundleEntry[]): Bundle {
     };
 
     const deletes = ordered.filter((e) => e.method === 'DELETE');
+    // Overlaps visible from the urls alone fail before anything runs; conditional ones once they are resolved.
+    directIdentities(ordered.filter((e) => e.method === 'PUT' || e.method === 'PATCH'), directIdentities(deletes));
     const claimed = directIdentities(deletes);
     for (const entry of deletes) run(entry);
     // After the deletes, so an ifNoneExist or conditional update sees the state they leave.
@@ -120,14 +122,24 @@ function assertUniqueFullUrls(entries: ParsedEntry[]): void {
   }
 }
 
-/** `Type/id` of the entries whose url names one resource, keyed to the entry index. */
-function directIdentities(entries: ParsedEntry[]): Map<string, number> {
-  const out = new Map<string, number>();
+/** `Type/id` of the entries whose url names one resource, keyed to the entry index; a second claim is a 400. */
+function directIdentities(entries: ParsedEntry[], claimed = new Map<string, number>()): Map<string, number> {
   for (const entry of entries) {
     const segments = entry.path.split('/');
-    if (segments.length === 2) out.set(`${decodeURIComponent(segments[0])}/${decodeURIComponent(segments[1])}`, entry.index);
+    if (segments.length !== 2) continue;
+    const identity = `${decodeURIComponent(segments[0])}/${decodeURIComponent(segments[1])}`;
+    assertUnclaimed(claimed, identity, entry);
+    claimed.set(identity, entry.index);
   }
-  return out;
+  return claimed;
+}
+
+/** 3.1.0.11.2: if any resource identities overlap in the DELETE, POST and PUT steps, the transaction fails. */
+function assertUnclaimed(claimed: Map<string, number>, identity: string, entry: ParsedEntry): void {
+  const other = claimed.get(identity);
+  if (other !== undefined && other !== entry.index) {
+    throw badRequest(`Bundle.entry[${other}] and Bundle.entry[${entry.index}] both change ${identity}; a transaction may touch a resource once`);
+  }
 }
 
 /**
@@ -146,10 +158,7 @@ function assignIdentities(
     if (entry.method !== 'POST' && entry.method !== 'PUT' && entry.method !== 'PATCH') continue;
     const identity = atEntry(entry, () => identityOf(req, entry, assignedIds));
     if (!identity) continue;
-    const other = claimed.get(identity);
-    if (other !== undefined) {
-      throw badRequest(`Bundle.entry[${other}] and Bundle.entry[${entry.index}] both change ${identity}; a transaction may touch a resource once`);
-    }
+    assertUnclaimed(claimed, identity, entry);
     claimed.set(identity, entry.index);
     if (entry.fullUrl) identities.set(entry.fullUrl, identity);
   }
