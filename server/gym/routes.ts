@@ -23,13 +23,14 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
   app.post('/sessions', async (request, reply) => {
     const body = (request.body ?? {}) as SessionRequest;
     if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object');
+    const format = formatOf(request);
     const session = sessions.create(body, (id) => fhirBaseUrl(request, id));
     reply.code(201).header('location', `${serverUrl(request)}/gym/sessions/${session.meta.id}`);
     const { id, now, instruction, task, variant, toolOptions } = session.meta;
     return {
       id, fhirBaseUrl: fhirBaseUrl(request, id), now,
       ...(instruction !== undefined ? { instruction } : {}), ...(task !== undefined ? { task } : {}), ...(variant !== undefined ? { variant } : {}),
-      toolOptions, expiresAt: sessions.expiresAt(session), tools: renderTools(formatOf(request)),
+      toolOptions, expiresAt: sessions.expiresAt(session), tools: renderTools(format),
     };
   });
 
