@@ -305,17 +305,7 @@ t.test('entries that cannot be sent fail the transaction with 400', async (t) =>
 });
 
 // Conditional paths go through the search engine (req.context.search.match).
-async function searchEngineReady(): Promise<boolean> {
-  const { app } = buildApp();
-  try {
-    return (await app.inject({ method: 'GET', url: '/fhir/Patient?identifier=x' })).statusCode === 200;
-  } finally {
-    await app.close();
-  }
-}
-const pending = (await searchEngineReady()) ? {} : { todo: 'search engine pending' };
-
-t.test('ifNoneExist: a match is reused and urn references point at it', pending, async (t) => {
+t.test('ifNoneExist: a match is reused and urn references point at it', async (t) => {
   const { post, put, get, historyTotal } = setup(t);
   await put(patient('known', { identifier: [{ system: 'urn:mrn', value: '123' }] }) as Resource & { id: string });
   const before = await historyTotal();
@@ -334,7 +324,7 @@ t.test('ifNoneExist: a match is reused and urn references point at it', pending,
   t.equal(await historyTotal(), before + 1, 'only the Observation was written');
 });
 
-t.test('ifNoneExist runs after the DELETEs of the same transaction', pending, async (t) => {
+t.test('ifNoneExist runs after the DELETEs of the same transaction', async (t) => {
   const { post, put } = setup(t);
   await put(patient('old', { identifier: [{ system: 'urn:mrn', value: '9' }] }) as Resource & { id: string });
   const res = await post(bundle('transaction', [
@@ -345,7 +335,7 @@ t.test('ifNoneExist runs after the DELETEs of the same transaction', pending, as
   t.same(res.body.entry!.map((e) => e.response?.status), ['201 Created', '200 OK']);
 });
 
-t.test('conditional references resolve to exactly one match', pending, async (t) => {
+t.test('conditional references resolve to exactly one match', async (t) => {
   const { post, put, get, historyTotal } = setup(t);
   await put(patient('p1', { identifier: [{ system: 'urn:mrn', value: 'one' }] }) as Resource & { id: string });
   await put(patient('p2', { identifier: [{ system: 'urn:mrn', value: 'two' }], gender: 'male' }) as Resource & { id: string });
@@ -372,6 +362,31 @@ t.test('conditional references resolve to exactly one match', pending, async (t)
     { resource: observation('Patient?identifier=urn:mrn|two'), request: { method: 'POST', url: 'Observation' } },
   ]));
   t.same(batch.body.entry!.map((e) => e.response?.status), ['412 Precondition Failed', '201 Created']);
+});
+
+t.test('conditional update in a transaction: its urn fullUrl resolves to the matched resource', async (t) => {
+  const { post, put, get } = setup(t);
+  await put(patient('m', { identifier: [{ system: 'urn:mrn', value: 'm1' }] }) as Resource & { id: string });
+  const entries: BundleEntry[] = [
+    { resource: observation('urn:uuid:6a000000-0000-4000-8000-000000000001'), request: { method: 'POST', url: 'Observation' } },
+    {
+      fullUrl: 'urn:uuid:6a000000-0000-4000-8000-000000000001',
+      resource: patient(undefined, { identifier: [{ system: 'urn:mrn', value: 'm1' }], gender: 'female' }),
+      request: { method: 'PUT', url: 'Patient?identifier=urn:mrn|m1' },
+    },
+  ];
+  // A conditional DELETE matching nothing is 404, so the whole transaction fails and nothing is written.
+  const failed = await post(bundle('transaction', [...entries, { request: { method: 'DELETE', url: 'Patient?identifier=urn:mrn|gone' } }]));
+  t.equal(failed.status, 404);
+  t.match(failed.body.issue?.[0].diagnostics, /Bundle\.entry\[2\]/);
+  t.equal((await get('Patient/m')).body.meta.versionId, '1');
+
+  const ok = await post(bundle('transaction', entries));
+  t.equal(ok.status, 200, JSON.stringify(ok.body));
+  t.same(ok.body.entry!.map((e) => e.response?.status), ['201 Created', '200 OK']);
+  t.equal(idFromLocation(ok.body.entry![1].response?.location), 'Patient/m');
+  t.equal((await get(idFromLocation(ok.body.entry![0].response?.location))).body.subject.reference, 'Patient/m');
+  t.equal((await get('Patient/m')).body.gender, 'female');
 });
 
 t.test('through fhir-kit-client on a socket', async (t) => {
