@@ -8,6 +8,11 @@ import { createSearchService } from '../resources/search/index.ts';
 import { defaultSettings, type ServerContext, type ServerSettings } from './context.ts';
 import { OperationRegistry } from './operations/registry.ts';
 import { validateOperation } from './operations/validate.ts';
+import { lookupOperation } from './operations/terminology-lookup.ts';
+import { expandOperation } from './operations/terminology-expand.ts';
+import { validateCodeOperation } from './operations/terminology-validate-code.ts';
+import { subsumesOperation } from './operations/terminology-subsumes.ts';
+import { translateOperation } from './operations/terminology-translate.ts';
 import { everythingOperation } from './operations/everything.ts';
 import { viewDefinitionRunOperation, viewRunOperation } from './operations/view-run.ts';
 import { sqlQueryRunOperation } from './operations/sql-query.ts';
@@ -44,7 +49,12 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
   const store = options.store ?? new Store({ path: options.dbPath ?? ':memory:', indexers: [search.indexer] });
   const operations = new OperationRegistry().register(validateOperation)
     .register(viewRunOperation).register(viewDefinitionRunOperation).register(sqlQueryRunOperation)
-    .register(everythingOperation);
+    .register(everythingOperation)
+    .register(lookupOperation)
+    .register(expandOperation)
+    .register(validateCodeOperation)
+    .register(subsumesOperation)
+    .register(translateOperation);
   const context: ServerContext = { store, settings: { ...defaultSettings, ...options.settings }, search, operations };
 
   const defaultRepository = new Repository(store, makeSandbox(DEFAULT_SANDBOX, { clock: options.clock ?? wallClock }));
