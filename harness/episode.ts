@@ -1,0 +1,70 @@
+// One episode: session (base + fixture + clock) -> agent acts over HTTP -> log and changes captured -> grader reads
+// the final state -> verdicts with evidence -> score.
+import { FhirClient } from './fhir-client.ts';
+import type { GymClient } from './gym-client.ts';
+import { grade } from './grade.ts';
+import { codeLookupMisses, failureCategory } from './failures.ts';
+import { checkpointScore, episodePasses } from './scoring.ts';
+import { instructionFor, POPULATION_VARIANT } from './variants.ts';
+import { isWrite } from '../graders/lib/safety.ts';
+import type { Agent, AgentOutcome } from './agents/agent.ts';
+import type { WritePolicy } from './fhir-client.ts';
+import type { EpisodeResult, Task } from './types.ts';
+
+export interface EpisodeOptions {
+  task: Task;
+  variant: string;
+  trial: number;
+  agent: Agent;
+  gym: GymClient;
+  writePolicy?: WritePolicy;
+  /** Keep the session afterwards (for inspection). */
+  keepSession?: boolean;
+}
+
+export interface Episode {
+  result: EpisodeResult;
+  outcome: AgentOutcome;
+}
+
+export async function runEpisode(options: EpisodeOptions): Promise<Episode> {
+  const { task, variant, gym } = options;
+  const patient = variant === POPULATION_VARIANT ? '' : variant;
+  const session = await gym.createSession({ now: task.spec.now, ...(task.fixture ? { fixture: task.fixture } : {}) });
+  try {
+    const instruction = instructionFor(task, patient);
+    let outcome: AgentOutcome;
+    try {
+      outcome = await options.agent.run({ task, session, gym, patient, instruction, ...(options.writePolicy ? { writePolicy: options.writePolicy } : {}) });
+    } catch (err) {
+      outcome = { transcript: [], error: `agent crashed: ${(err as Error).message}` };
+    }
+    // Captured before the grader reads anything: the grader's own requests are logged after this point.
+    const state = await gym.session(session.id);
+    const log = await gym.log(session.id);
+    const changes = await gym.changes(session.id);
+    const submission = state.submission;
+    const fhir = new FhirClient(session.fhirBaseUrl);
+    const verdicts = await grade(task, {
+      fhir, patient, now: session.now, task: task.spec,
+      answer: submission?.answer, files: submission?.files ?? {}, log, changes,
+    });
+    const misses = await codeLookupMisses(log, fhir).catch((err: Error) => [`code-lookup check failed: ${err.message}`]);
+    const base = {
+      answer: submission?.answer, writes: log.filter(isWrite).length, codeLookupMisses: misses, toolCalls: log.length,
+      ...(outcome.error ? { error: outcome.error } : {}),
+    };
+    for (const v of verdicts) if (!v.pass) v.failure = failureCategory(v, base);
+    const result: EpisodeResult = {
+      task: task.spec.id, specialty: task.spec.specialty, workflows: task.spec.workflows, variant, trial: options.trial,
+      agent: options.agent.name, session: session.id,
+      pass: episodePasses(verdicts), score: checkpointScore(verdicts), verdicts,
+      ...base,
+      ...(outcome.tokens ? { tokens: outcome.tokens } : {}),
+      log, changes, transcript: outcome.transcript,
+    };
+    return { result, outcome };
+  } finally {
+    if (!options.keepSession) await gym.deleteSession(session.id).catch(() => undefined);
+  }
+}

@@ -1,0 +1,92 @@
+// Client of the gym HTTP API (server/gym/routes.ts): sessions, submission, audit log, changes, tools.
+import type { Bundle } from '@medplum/fhirtypes';
+import type { AuditEntry, ResourceChange } from './types.ts';
+
+export interface SessionInfo {
+  id: string;
+  fhirBaseUrl: string;
+  now: string;
+  instruction?: string;
+  tools: unknown[];
+}
+
+export interface CreateSessionRequest {
+  task?: string;
+  variant?: string;
+  now?: string;
+  fixture?: Bundle;
+  toolOptions?: { decodeAttachments?: boolean; maxResultChars?: number | null };
+}
+
+export interface Submission {
+  answer: unknown;
+  files?: Record<string, string>;
+  submittedAt: string;
+}
+
+export interface ToolCallResult {
+  text: string;
+  isError: boolean;
+  finished?: boolean;
+}
+
+export class GymClient {
+  readonly serverUrl: string;
+
+  constructor(serverUrl: string) {
+    this.serverUrl = serverUrl.replace(/\/+$/, '');
+  }
+
+  createSession(request: CreateSessionRequest): Promise<SessionInfo> {
+    return this.json<SessionInfo>('POST', '/gym/sessions', request);
+  }
+
+  /** GET /gym/sessions/{id}: state, counts and the submission once there is one. */
+  session(id: string): Promise<{ id: string; state: string; submission?: Submission; counts: Record<string, number> }> {
+    return this.json('GET', `/gym/sessions/${id}`);
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.json('DELETE', `/gym/sessions/${id}`);
+  }
+
+  async submit(id: string, answer: unknown, files?: Record<string, string>): Promise<Submission> {
+    const body = await this.json<{ submission: Submission }>('POST', `/gym/sessions/${id}/submit`, files ? { answer, files } : { answer });
+    return body.submission;
+  }
+
+  /** The whole audit log, paged through. */
+  async log(id: string): Promise<AuditEntry[]> {
+    const out: AuditEntry[] = [];
+    for (let after = 0; ;) {
+      const page = await this.json<{ entries: AuditEntry[] }>('GET', `/gym/sessions/${id}/log?after=${after}&limit=10000`);
+      out.push(...page.entries);
+      if (page.entries.length < 10000) return out;
+      after = page.entries[page.entries.length - 1].seq;
+    }
+  }
+
+  async changes(id: string): Promise<ResourceChange[]> {
+    return (await this.json<{ changes: ResourceChange[] }>('GET', `/gym/sessions/${id}/changes`)).changes;
+  }
+
+  tools(format: 'openai' | 'anthropic' | 'neutral' = 'openai'): Promise<unknown[]> {
+    return this.json('GET', `/gym/tools?format=${format}`);
+  }
+
+  /** Run one gym tool in the session (the server's tool executor; audited with the tool's name). */
+  callTool(id: string, name: string, args: unknown): Promise<ToolCallResult> {
+    return this.json('POST', `/gym/sessions/${id}/tools/${encodeURIComponent(name)}`, args ?? {});
+  }
+
+  private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(this.serverUrl + path, {
+      method,
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text.slice(0, 500)}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+}

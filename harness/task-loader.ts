@@ -1,0 +1,146 @@
+// Tasks are discovered, never registered: every tasks/**/task.json is a task, validated by tasks/schema.json, with
+// solution.ts and grader.ts beside it.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { GraderModule, Solution, Task, TaskSpec } from './types.ts';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const defaultTasksDir = join(repoRoot, 'tasks');
+
+let schemaValidator: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  if (!schemaValidator) {
+    const schema = JSON.parse(readFileSync(join(repoRoot, 'tasks', 'schema.json'), 'utf8')) as Record<string, unknown>;
+    schemaValidator = new Ajv({ allErrors: true, strict: true }).compile(schema);
+  }
+  return schemaValidator;
+}
+
+/** Problems of a task.json against the schema and the folder it lives in (empty when valid). */
+export function taskSpecProblems(spec: unknown, folderId?: string): string[] {
+  const validate = validator();
+  const problems = validate(spec) ? [] : (validate.errors ?? []).map(describeError);
+  if (problems.length > 0) return problems;
+  const task = spec as TaskSpec;
+  if (folderId !== undefined && task.id !== folderId) problems.push(`id '${task.id}' must equal the folder path '${folderId}'`);
+  if (task.specialty !== task.id.split('/')[0]) problems.push(`specialty '${task.specialty}' must be the first part of the id`);
+  const ids = task.checkpoints.map((c) => c.id);
+  for (const id of new Set(ids.filter((id, i) => ids.indexOf(id) !== i))) problems.push(`checkpoint id '${id}' is repeated`);
+  if (task.level === 'patient' && !task.binding.fixture && !task.binding.candidates && !task.binding.criteria?.length && !task.binding.select) {
+    problems.push('a patient-level task needs a binding: fixture, candidates, criteria or select');
+  }
+  return problems;
+}
+
+function describeError(e: ErrorObject): string {
+  const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : '';
+  return `${e.instancePath || '(root)'} ${e.message}${extra}`;
+}
+
+/** `*` matches within one path segment, `**` across segments; a pattern without a slash also matches the slug. */
+export function globToRegExp(pattern: string): RegExp {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*' && pattern[i + 1] === '*') {
+      out += '.*';
+      i++;
+      if (pattern[i + 1] === '/') i++;
+    } else if (c === '*') out += '[^/]*';
+    else if (c === '?') out += '[^/]';
+    else out += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`);
+}
+
+export function matchesGlob(taskId: string, pattern: string): boolean {
+  const cleaned = pattern.replace(/^tasks\//, '').replace(/\/task\.json$/, '').replace(/\/+$/, '');
+  if (cleaned === '' || cleaned === '**' || cleaned === '*') return true;
+  const re = globToRegExp(cleaned);
+  return re.test(taskId) || (!cleaned.includes('/') && re.test(taskId.split('/')[1] ?? ''));
+}
+
+/** Folder ids (`<specialty>/<slug>`) of every task.json under `tasksDir`, sorted. */
+export function discoverTaskIds(tasksDir = defaultTasksDir): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name === 'task.json') found.push(relative(tasksDir, dir).split(sep).join('/'));
+    }
+  };
+  if (existsSync(tasksDir)) walk(tasksDir);
+  return found.sort();
+}
+
+export function selectTaskIds(patterns: string[] | undefined, tasksDir = defaultTasksDir): string[] {
+  const all = discoverTaskIds(tasksDir);
+  if (!patterns || patterns.length === 0) return all;
+  return all.filter((id) => patterns.some((p) => matchesGlob(id, p)));
+}
+
+export class TaskLoadError extends Error {
+  constructor(readonly taskId: string, readonly problems: string[]) {
+    super(`task ${taskId}: ${problems.join('; ')}`);
+  }
+}
+
+export function readTaskSpec(taskId: string, tasksDir = defaultTasksDir): TaskSpec {
+  const path = join(tasksDir, taskId, 'task.json');
+  let spec: unknown;
+  try {
+    spec = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new TaskLoadError(taskId, [`task.json is not JSON: ${(err as Error).message}`]);
+  }
+  const problems = taskSpecProblems(spec, taskId);
+  if (problems.length > 0) throw new TaskLoadError(taskId, problems);
+  return spec as TaskSpec;
+}
+
+/** Load a task folder: spec (schema-checked), fixture, solution and grader modules. */
+export async function loadTask(taskId: string, tasksDir = defaultTasksDir): Promise<Task> {
+  const spec = readTaskSpec(taskId, tasksDir);
+  const dir = join(tasksDir, taskId);
+  const problems: string[] = [];
+  let fixture: Task['fixture'];
+  if (spec.binding.fixture) {
+    try {
+      fixture = JSON.parse(readFileSync(join(dir, spec.binding.fixture), 'utf8')) as Task['fixture'];
+      if (fixture?.resourceType !== 'Bundle' || (fixture as { type?: string }).type !== 'transaction') problems.push(`${spec.binding.fixture} must be a transaction Bundle`);
+    } catch (err) {
+      problems.push(`fixture ${spec.binding.fixture}: ${(err as Error).message}`);
+    }
+  }
+  const solutionModule = await importIfPresent(join(dir, 'solution.ts'), problems);
+  const graderModule = await importIfPresent(join(dir, 'grader.ts'), problems);
+  const solution = (solutionModule?.default ?? solutionModule?.solution) as Solution | undefined;
+  if (solutionModule && typeof solution !== 'function') problems.push('solution.ts must export default async function (ctx)');
+  const grader = graderModule as unknown as GraderModule | undefined;
+  if (graderModule && (typeof grader?.checks !== 'object' || grader.checks === null)) problems.push('grader.ts must export `checks`, one function per checkpoint id');
+  if (grader?.checks) {
+    for (const c of spec.checkpoints) if (typeof grader.checks[c.id] !== 'function') problems.push(`checkpoint '${c.id}' has no check in grader.ts`);
+    for (const id of Object.keys(grader.checks)) if (!spec.checkpoints.some((c) => c.id === id)) problems.push(`grader.ts checks '${id}', which is not a checkpoint`);
+  }
+  if (spec.binding.select && typeof grader?.select !== 'function') problems.push('binding.select is set but grader.ts exports no select(ctx)');
+  if (problems.length > 0) throw new TaskLoadError(taskId, problems);
+  return { spec, dir, ...(fixture ? { fixture } : {}), solution: solution!, grader: grader! };
+}
+
+async function importIfPresent(path: string, problems: string[]): Promise<Record<string, unknown> | undefined> {
+  if (!existsSync(path)) {
+    problems.push(`${path.split(sep).slice(-1)[0]} is missing`);
+    return undefined;
+  }
+  try {
+    return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (err) {
+    problems.push(`${path.split(sep).slice(-1)[0]} failed to load: ${(err as Error).message}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,177 @@
+// The shapes an episode passes between its stages: task folder -> session -> agent -> grader -> verdicts -> scores.
+import type { Resource } from '@medplum/fhirtypes';
+import type { FhirClient } from './fhir-client.ts';
+
+export const checkpointCategories = ['data_retrieval', 'clinical_reasoning', 'action_execution', 'documentation', 'safety'] as const;
+export type CheckpointCategory = (typeof checkpointCategories)[number];
+
+export interface Checkpoint {
+  id: string;
+  category: CheckpointCategory;
+  description: string;
+  weight: number;
+  /** Informational: a failed critical checkpoint is called out in reports (pass@1 already needs every checkpoint). */
+  critical?: boolean;
+}
+
+/** A search that must (or, with `absent`, must not) find at least one resource for the candidate patient. */
+export interface BindingCriterion {
+  resourceType: string;
+  /** Search parameters; the text `{patient}` is replaced by the candidate's id. */
+  params: Record<string, string | string[]>;
+  absent?: boolean;
+}
+
+export interface TaskBinding {
+  /** A transaction Bundle file (relative to the task folder) applied into every session of the task. */
+  fixture?: string;
+  /** Where candidates come from: a search whose results are patients or point at them (default: every Patient). */
+  candidates?: { resourceType: string; params?: Record<string, string | string[]>; reference?: string };
+  criteria?: BindingCriterion[];
+  /** Call `select(ctx)` from grader.ts on each candidate passing the criteria. */
+  select?: boolean;
+  /** Most variants to use (the first by sorted id); default 5. */
+  maxVariants?: number;
+}
+
+export interface TaskSpec {
+  id: string;
+  title: string;
+  specialty: string;
+  workflows: string[];
+  level: 'patient' | 'population';
+  /** Clinician-style request; `{patient}` is replaced by the variant's patient id. */
+  instruction: string;
+  now: string;
+  requester: { reference: string; display?: string };
+  binding: TaskBinding;
+  deliverables: { answer?: string; actions?: string[]; files?: string[] };
+  checkpoints: Checkpoint[];
+  guidelines: { title: string; citation?: string; url?: string }[];
+  /** Maintainer notes; never shown to agents. */
+  notes?: string;
+}
+
+/** A task as loaded from its folder. */
+export interface Task {
+  spec: TaskSpec;
+  /** Absolute path of the folder. */
+  dir: string;
+  fixture?: Resource & { resourceType: 'Bundle' };
+  solution: Solution;
+  grader: GraderModule;
+}
+
+export interface SolutionContext {
+  fhir: FhirClient;
+  /** The variant's patient id ('' for population tasks without a patient). */
+  patient: string;
+  now: string;
+  task: TaskSpec;
+  finish(answer: unknown, files?: Record<string, string>): Promise<void>;
+}
+
+export type Solution = (ctx: SolutionContext) => Promise<void>;
+
+export interface CheckResult {
+  pass: boolean;
+  /** Partial credit in [0, 1]; defaults to 1 when passing and 0 when not. */
+  score?: number;
+  /** What the check saw, for a human reading the result. */
+  evidence: string | string[];
+  /** A failure category the check knows better than the classifier (e.g. 'wrong_dose'). */
+  failure?: string;
+}
+
+/** One row of GET /gym/sessions/{id}/log (server/gym/audit-log.ts). */
+export interface AuditEntry {
+  seq: number;
+  time: string;
+  method: string;
+  path: string;
+  query: [string, string][];
+  status: number;
+  requestBody?: unknown;
+  resourceIds: string[];
+  latencyMs: number;
+  tool?: string;
+}
+
+/** One row of GET /gym/sessions/{id}/changes (server/gym/changes.ts). */
+export interface ResourceChange {
+  type: string;
+  id: string;
+  action: 'created' | 'updated' | 'deleted' | 'created-then-deleted';
+  before: Resource | null;
+  after: Resource | null;
+  versions: { version: number; lastUpdated: string; deleted: boolean }[];
+}
+
+export interface GraderContext {
+  /** Reads the session's final state (these reads happen after the log was captured). */
+  fhir: FhirClient;
+  patient: string;
+  now: string;
+  task: TaskSpec;
+  answer: unknown;
+  files: Record<string, string>;
+  log: AuditEntry[];
+  changes: ResourceChange[];
+}
+
+export type Check = (ctx: GraderContext) => CheckResult | Promise<CheckResult>;
+
+export interface SelectContext {
+  fhir: FhirClient;
+  patient: string;
+  now: string;
+  task: TaskSpec;
+}
+
+export interface GraderModule {
+  checks: Record<string, Check>;
+  /** Logic the binding's searches cannot express (e.g. "latest potassium >= 5.5"). */
+  select?: (ctx: SelectContext) => boolean | Promise<boolean>;
+}
+
+export interface Verdict {
+  id: string;
+  category: CheckpointCategory;
+  weight: number;
+  critical: boolean;
+  pass: boolean;
+  score: number;
+  evidence: string[];
+  /** Set on failed checkpoints by harness/failures.ts. */
+  failure?: string;
+}
+
+export interface TokenUsage {
+  prompt: number;
+  completion: number;
+}
+
+export interface EpisodeResult {
+  task: string;
+  specialty: string;
+  workflows: string[];
+  variant: string;
+  trial: number;
+  agent: string;
+  session: string;
+  pass: boolean;
+  /** Weighted checkpoint score in [0, 1]. */
+  score: number;
+  verdicts: Verdict[];
+  answer: unknown;
+  toolCalls: number;
+  writes: number;
+  tokens?: TokenUsage;
+  /** Agent error (a crash or an exhausted turn budget), if any. */
+  error?: string;
+  /** Searches by a code that returned nothing while the chart held the concept under another code. */
+  codeLookupMisses: string[];
+  log: AuditEntry[];
+  changes: ResourceChange[];
+  transcript: unknown[];
+}
