@@ -14,6 +14,16 @@ import {
 } from '../../../resources/terminology/index.ts';
 
 const service = terminology();
+
+/** The HTTP status of the FhirError `fn` throws (undefined when it does not throw). */
+function statusThrown(fn: () => unknown): number | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return (err as { status?: number }).status;
+  }
+  return undefined;
+}
 const SCT = SNOMED.system;
 
 t.test('every code in the seed tables resolves with its display', async (t) => {
@@ -83,7 +93,7 @@ t.test('HL7 value sets expand: is-a filters, imports, enumerations', async (t) =
   t.same(isa.expansion?.contains?.map((c) => c.code).sort(), ['431855005', '431856006', '431857002', '433144002', '433146000', '709044004']);
   const below = service.expand({ resourceType: 'ValueSet', status: 'active', compose: { include: [{ system: SCT, filter: [{ property: 'concept', op: 'descendent-of', value: '709044004' }] }] } });
   t.notOk(below.expansion?.contains?.some((c) => c.code === '709044004'), 'descendent-of excludes the root');
-  t.throws(() => service.expand(service.requireValueSet('http://hl7.org/fhir/ValueSet/currencies')), { status: 422 }, 'a system we do not hold');
+  t.equal(statusThrown(() => service.expand(service.requireValueSet('http://hl7.org/fhir/ValueSet/currencies'))), 422, 'a system we do not hold');
 });
 
 t.test('validate-code', async (t) => {
@@ -103,7 +113,7 @@ t.test('subsumption', async (t) => {
   t.equal(service.subsumes(SCT, '64572001', '44054006'), 'subsumes', 'transitive');
   t.equal(service.subsumes(SCT, '44054006', '44054006'), 'equivalent');
   t.equal(service.subsumes(SCT, '44054006', '59621000'), 'not-subsumed');
-  t.throws(() => service.subsumes(SCT, '44054006', '999999'), { status: 404 });
+  t.equal(statusThrown(() => service.subsumes(SCT, '44054006', '999999')), 404);
 });
 
 t.test('translate: every local flowsheet code to LOINC, and back', async (t) => {
@@ -127,7 +137,7 @@ t.test('search hooks', async (t) => {
   const codes = expandValueSetCodes('http://hl7.org/fhir/ValueSet/observation-status');
   t.ok(codes.has('http://hl7.org/fhir/observation-status|final'));
   t.ok(expandValueSetCodes('http://loinc.org/vs').has('http://loinc.org|2823-3'), 'implicit value set');
-  t.throws(() => expandValueSetCodes('http://example.org/no-such-vs'), { status: 400 });
+  t.equal(statusThrown(() => expandValueSetCodes('http://example.org/no-such-vs')), 400);
   t.ok(descendantsOf(SCT, '709044004').has('433144002'));
   t.notOk(descendantsOf(SCT, '709044004').has('709044004'), 'descendants exclude the code itself');
   t.ok(ancestorsOf(SCT, '433144002').has('64572001'));

@@ -81,6 +81,6 @@ t.test('terminology operations', async (t) => {
 
 t.test('a real client over a socket', async (t) => {
   const { client } = await startServer(t);
-  const out = (await client.operation({ name: '$lookup', resourceType: 'CodeSystem', method: 'get', input: { system: 'http://snomed.info/sct', code: '44054006' } })) as Parameters;
+  const out = (await client.operation({ name: '$lookup', resourceType: 'CodeSystem', method: 'GET', input: { system: 'http://snomed.info/sct', code: '44054006' } })) as Parameters;
   t.equal(part(out, 'display')?.valueString, 'Diabetes mellitus type 2');
 });
