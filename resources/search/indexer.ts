@@ -26,6 +26,7 @@ function prepare(db: Database.Database) {
     number: db.prepare('INSERT INTO search_number VALUES (?, ?, ?, ?, ?)'),
     uri: db.prepare('INSERT INTO search_uri VALUES (?, ?, ?, ?, ?)'),
     composite: db.prepare('INSERT INTO search_composite VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+    versions: db.prepare<[string, string, string], { n: number }>('SELECT count(*) AS n FROM resource_history WHERE sandbox = ? AND type = ? AND id = ?'),
     textOwner: db.prepare<[string, string, string], { rowid: number }>('SELECT rowid FROM search_text_owner WHERE sandbox = ? AND type = ? AND id = ?'),
     textOwnerInsert: db.prepare('INSERT INTO search_text_owner (sandbox, type, id) VALUES (?, ?, ?)'),
     textOwnerDelete: db.prepare('DELETE FROM search_text_owner WHERE rowid = ?'),
@@ -54,11 +55,15 @@ export function createIndexer(registry: SearchParameterRegistry): ResourceIndexe
     schema: INDEX_SCHEMA,
     write(db, sandbox, type, id, resource) {
       const s = stmtsFor(db);
-      for (const d of s.deletes) d.run(sandbox, type, id);
-      const owner = s.textOwner.get(sandbox, type, id);
-      if (owner) {
-        s.textDelete.run(owner.rowid);
-        s.textOwnerDelete.run(owner.rowid);
+      // The store writes the history row first: a single version means the resource is new in this layer and
+      // has no index rows to remove (the common case while seeding).
+      if (s.versions.get(sandbox, type, id)!.n > 1) {
+        for (const d of s.deletes) d.run(sandbox, type, id);
+        const owner = s.textOwner.get(sandbox, type, id);
+        if (owner) {
+          s.textDelete.run(owner.rowid);
+          s.textOwnerDelete.run(owner.rowid);
+        }
       }
       if (!resource) return;
       const r = resource as unknown as Record<string, unknown>;
