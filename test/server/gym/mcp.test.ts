@@ -1,0 +1,118 @@
+// The MCP server, exercised with the SDK's own client: streamable HTTP at /mcp and stdio via `ehr-gym mcp`.
+import t, { type Test } from 'tap';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { basePatients, startGym, type Gym } from './gym-harness.ts';
+import { gymTools } from '../../../server/gym/tools.ts';
+
+const projectRoot = new URL('../../../', import.meta.url).pathname;
+
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as { type: string; text: string }[])[0].text;
+}
+
+/** Call every tool once, in an order where each has something to act on; returns the results by tool. */
+async function callEveryTool(t: Test, client: Client) {
+  const results: Record<string, { text: string; isError: boolean }> = {};
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args });
+    const r = { text: textOf(result), isError: result.isError === true };
+    results[name] = r;
+    return r;
+  };
+  t.equal(JSON.parse((await call('fhir_read', { resourceType: 'Patient', id: 'p1' })).text).id, 'p1');
+  const created = JSON.parse((await call('fhir_create', { resourceType: 'Patient', resource: { resourceType: 'Patient', name: [{ family: 'ViaMcp' }] } })).text);
+  t.equal(created.name[0].family, 'ViaMcp');
+  t.equal(JSON.parse((await call('fhir_update', { resourceType: 'Patient', id: created.id, resource: { ...created, gender: 'other' } })).text).gender, 'other');
+  t.equal(JSON.parse((await call('fhir_patch', { resourceType: 'Patient', id: created.id, patch: [{ op: 'add', path: '/birthDate', value: '1970-01-01' }] })).text).birthDate, '1970-01-01');
+  t.equal(JSON.parse((await call('fhir_history', { resourceType: 'Patient', id: created.id })).text).total, 3);
+  const search = await call('fhir_search', { resourceType: 'Patient', params: { family: 'ViaMcp' } });
+  t.same(JSON.parse(search.text).resources.map((r: any) => r.id), [created.id]);
+  t.same(JSON.parse((await call('fhir_delete', { resourceType: 'Patient', id: created.id })).text), { deleted: `Patient/${created.id}` });
+  t.equal((await call('finish', { answer: 'done via MCP' })).isError, false);
+  const bad = await call('fhir_read', { resourceType: 'Patient', id: 'missing' });
+  t.equal(bad.isError, true, 'FHIR errors are tool errors');
+  return { results, createdId: created.id as string };
+}
+
+async function assertToolsListed(t: Test, client: Client) {
+  const { tools } = await client.listTools();
+  t.same(tools.map((x) => x.name), gymTools.map((x) => x.name));
+  for (const tool of gymTools) t.same(tools.find((x) => x.name === tool.name)?.inputSchema, tool.parameters, `${tool.name} schema`);
+}
+
+async function assertAudited(t: Test, gym: Gym, id: string) {
+  const log = (await gym.json('GET', `/gym/sessions/${id}/log`)).body.entries;
+  t.same(log.map((e: any) => e.tool), ['fhir_read', 'fhir_create', 'fhir_update', 'fhir_patch', 'fhir_history', 'fhir_search', 'fhir_delete', 'fhir_read']);
+  const session = (await gym.json('GET', `/gym/sessions/${id}`)).body;
+  t.equal(session.submission.answer, 'done via MCP');
+}
+
+t.test('streamable HTTP at /mcp, session bound by header or ?session=', async (t) => {
+  const gym = await startGym(t);
+  const address = await gym.app.listen({ port: 0, host: '127.0.0.1' });
+  const s = await gym.createSession({ now: '2023-11-13T10:15:00Z' });
+  const other = await gym.createSession();
+
+  const client = new Client({ name: 'ehr-gym-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${address}/mcp`), { requestInit: { headers: { 'x-ehr-gym-session': s.id } } }));
+  t.teardown(() => client.close());
+  await assertToolsListed(t, client);
+  const { createdId } = await callEveryTool(t, client);
+  await assertAudited(t, gym, s.id);
+  t.equal((await gym.json('GET', `/fhir/_session/${other.id}/Patient/${createdId}`)).status, 404, 'the other session saw nothing');
+  t.equal((await gym.json('GET', `/fhir/Patient/${createdId}`)).status, 404);
+
+  const byQuery = new Client({ name: 'ehr-gym-test', version: '1.0.0' });
+  await byQuery.connect(new StreamableHTTPClientTransport(new URL(`${address}/mcp?session=${other.id}`)));
+  t.teardown(() => byQuery.close());
+  const read = await byQuery.callTool({ name: 'fhir_update', arguments: { resourceType: 'Patient', id: 'p2', resource: { ...basePatients[1], gender: 'other' } } });
+  t.equal(read.isError, false);
+  t.equal((await gym.json('GET', `/fhir/_session/${other.id}/Patient/p2`)).body.gender, 'other');
+  t.equal((await gym.json('GET', `/fhir/_session/${s.id}/Patient/p2`)).body.gender, 'male');
+});
+
+t.test('/mcp without a live session is a 404 OperationOutcome; GET is 405', async (t) => {
+  const gym = await startGym(t);
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  for (const url of ['/mcp', '/mcp?session=AAAAAAAAAAAAAAAAAAAAAAAA', '/mcp?session=../../gym']) {
+    const res = await gym.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: JSON.stringify(init) });
+    t.equal(res.statusCode, 404, url);
+    t.equal(res.json().resourceType, 'OperationOutcome');
+  }
+  t.equal((await gym.inject({ method: 'GET', url: '/mcp' })).statusCode, 405);
+});
+
+t.test('stdio: `ehr-gym mcp --url --session` with the SDK client', async (t) => {
+  const gym = await startGym(t);
+  const address = await gym.app.listen({ port: 0, host: '127.0.0.1' });
+  const s = await gym.createSession();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'bin/ehr-gym.ts', 'mcp', '--url', address, '--session', s.id],
+    cwd: projectRoot,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'ehr-gym-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.teardown(() => client.close());
+  await assertToolsListed(t, client);
+  await callEveryTool(t, client);
+  await assertAudited(t, gym, s.id);
+});
+
+t.test('stdio: `ehr-gym mcp` without --session creates one in its own in-process server', async (t) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'bin/ehr-gym.ts', 'mcp', '--db', ':memory:', '--now', '2023-11-13T10:15:00Z'],
+    cwd: projectRoot,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'ehr-gym-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.teardown(() => client.close());
+  const created = await client.callTool({ name: 'fhir_create', arguments: { resourceType: 'Patient', resource: { resourceType: 'Patient' } } });
+  t.equal(created.isError, false);
+  t.ok(JSON.parse(textOf(created)).meta.lastUpdated.startsWith('2023-11-13'), 'the created session has the given clock');
+});
