@@ -1,6 +1,7 @@
 // The ehr-gym command line.
 import { Command, InvalidArgumentError } from 'commander';
 import { serve } from '../server/main.ts';
+import { registerBenchmarkCommands } from '../harness/cli.ts';
 
 function port(value: string): number {
   const n = Number(value);
@@ -81,5 +82,7 @@ program
     const server = createMcpServer(new ToolExecutor(http, sessionId!), instruction);
     await server.connect(new StdioServerTransport());
   });
+
+registerBenchmarkCommands(program);
 
 await program.parseAsync(process.argv);

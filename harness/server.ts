@@ -16,14 +16,15 @@ export interface ServerOptions {
   /** Patients to seed in-process (0: none). */
   patients?: number;
   seed?: number;
-  onSeedProgress?: (done: number, total: number) => void;
+  /** Show the seed's progress bar. */
+  seedProgress?: boolean;
 }
 
-type Seeder = (store: unknown, options: { patients?: number; seed?: number; progress?: (done: number, total: number) => void }) => unknown;
+type Seeder = (store: unknown, options: { patients: number; seed: number; progress: boolean }) => unknown;
 
-/** The seed module's ensureDefaultPopulation, when it has landed (seed/index.ts or seed/population.ts). */
+/** The seed module's ensureDefaultPopulation, when it has landed (seed/index.ts). */
 async function findSeeder(): Promise<Seeder | undefined> {
-  for (const path of ['../seed/index.ts', '../seed/population.ts']) {
+  for (const path of ['../seed/index.ts']) {
     try {
       const module = (await import(path)) as { ensureDefaultPopulation?: Seeder };
       if (typeof module.ensureDefaultPopulation === 'function') return module.ensureDefaultPopulation;
@@ -41,7 +42,7 @@ export async function startBenchServer(options: ServerOptions = {}): Promise<Ben
   if ((options.patients ?? 0) > 0) {
     const seeder = await findSeeder();
     if (seeder) {
-      await seeder(context.store, { patients: options.patients, seed: options.seed ?? 1, ...(options.onSeedProgress ? { progress: options.onSeedProgress } : {}) });
+      seeder(context.store, { patients: options.patients!, seed: options.seed ?? 1, progress: options.seedProgress ?? false });
       seeded = `${options.patients} patients (seed ${options.seed ?? 1})`;
     }
   }

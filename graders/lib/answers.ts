@@ -125,8 +125,10 @@ export function matchYesNo(answer: unknown, expected: boolean, options: { fields
   if (typeof field === 'boolean') said = field;
   else {
     const text = (typeof field === 'string' ? field : answerText(answer)).toLowerCase();
-    const yes = options.yes.some((w) => wordIn(text, w));
     const no = options.no.some((w) => wordIn(text, w));
+    // "not at goal" holds "at goal": yes-words are looked for only outside the no-phrases.
+    const rest = options.no.reduce((t, w) => t.replaceAll(w.toLowerCase(), ' '), text);
+    const yes = options.yes.some((w) => wordIn(rest, w));
     if (yes && no) return matchOf<boolean>([`the answer is ambiguous: it contains both "${options.yes.join('/')}" and "${options.no.join('/')}" wording`]);
     said = yes ? true : no ? false : undefined;
   }
