@@ -14,11 +14,26 @@ export function* terminologyResourcesOf(index: TerminologyIndex): Iterable<Resou
     return id === resource.id ? resource : { ...resource, id };
   };
   for (const cs of index.codeSystems.values()) {
-    const resource = cs.resource ?? codeSystemResource(cs);
+    const resource = cs.resource ? tidyStrings(cs.resource) : codeSystemResource(cs);
     yield withUniqueId(resource, resource.id ?? resource.name ?? 'codesystem');
   }
   for (const vs of index.valueSets.values()) yield withUniqueId(vs.resource, vs.resource.id ?? vs.resource.name ?? 'valueset');
   for (const cm of index.conceptMaps.values()) yield withUniqueId(cm.resource, cm.resource.id ?? cm.resource.name ?? 'conceptmap');
+}
+
+/**
+ * A handful of published HL7 CodeSystems carry strings with trailing, doubled or no-break spaces, which the R4 string and
+ * markdown rules reject; the copy written to the base layer has them trimmed so it passes validation.
+ */
+function tidyStrings<T>(value: T): T {
+  if (typeof value === 'string') {
+    return (/^\s|\s$| {2}|\u00a0/.test(value) ? value.replace(/\u00a0/g, ' ').trim().replace(/ {2,}/g, ' ') : value) as T;
+  }
+  if (Array.isArray(value)) return value.map(tidyStrings) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'div' ? v : tidyStrings(v)])) as T;
+  }
+  return value;
 }
 
 /** FHIR ids: [A-Za-z0-9\-\.]{1,64}. */

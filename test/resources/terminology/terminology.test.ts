@@ -2,6 +2,7 @@
 import t from 'tap';
 import { codeTables, FLOWSHEET, LOINC, RXNORM, RXNORM_CONCEPTS, SNOMED } from '../../../seed/codes/index.ts';
 import { LABS } from '../../../seed/labs.ts';
+import { validateResource } from '../../../resources/validation/validate.ts';
 import {
   ancestorsOf,
   buildTerminologyIndex,
@@ -156,6 +157,8 @@ t.test('terminology resources: unique ids, seed systems as fragments with their 
     seen.add(key);
     if (!/^[A-Za-z0-9\-.]{1,64}$/.test(r.id ?? '')) t.fail(`bad id ${key}`);
     if (r.resourceType === 'CodeSystem' && r.url === SCT) sct = r;
+    const errors = validateResource(r).filter((i) => i.severity === 'error');
+    if (errors.length) t.fail(`${key} does not validate: ${errors[0].diagnostics?.slice(0, 200)}`);
   }
   t.equal(sct?.content, 'fragment');
   for (const code of Object.keys(SNOMED.concepts)) if (!sct?.concept?.some((c) => c.code === code)) t.fail(`SNOMED ${code} missing`);
