@@ -7,13 +7,20 @@ import { buildApp, type AppOptions, type BuiltApp } from '../../server/app.ts';
 
 export const FHIR_JSON_UTF8 = 'application/fhir+json; charset=utf-8';
 
+/**
+ * fhir-kit-client with its promise results loosened from its own FhirResource union to `any`, so tests can name
+ * the @medplum/fhirtypes type they expect (the two type libraries do not overlap).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type KitClient = { [K in keyof Client]: Client[K] extends (...args: infer A) => Promise<unknown> ? (...args: A) => Promise<any> : Client[K] };
+
 export interface Harness extends BuiltApp {
   /** Absolute FHIR base of the listening server, no trailing slash. */
   baseUrl: string;
   /** fhir-kit-client on `baseUrl`. */
-  client: Client;
+  client: KitClient;
   /** fhir-kit-client on `baseUrl + '/'` (the MedAgentBench habit of a trailing-slash base). */
-  slashClient: Client;
+  slashClient: KitClient;
 }
 
 /** Build the app, listen on an ephemeral loopback port, close it when the test ends. */
@@ -22,7 +29,9 @@ export async function startServer(t: Test, options: AppOptions = {}): Promise<Ha
   t.teardown(() => built.app.close());
   const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `${address}/fhir`;
-  return { ...built, baseUrl, client: new Client({ baseUrl }), slashClient: new Client({ baseUrl: `${baseUrl}/` }) };
+  const client = new Client({ baseUrl }) as KitClient;
+  const slashClient = new Client({ baseUrl: `${baseUrl}/` }) as KitClient;
+  return { ...built, baseUrl, client, slashClient };
 }
 
 /** Build the app for inject() only, closed when the test ends. */
@@ -111,8 +120,3 @@ export const PATCH_HEADERS = { 'content-type': 'application/json-patch+json' };
 /** The `W/"n"` ETag of a version. */
 export const weakETag = (version: number | string) => `W/"${version}"`;
 
-/**
- * Options for tests of conditional create/update/delete/patch, which stand on the search engine. Set to `{}` once
- * resources/search/ has its real engine (its placeholder answers 501).
- */
-export const SEARCH_PENDING: { todo?: string } = { todo: 'search engine pending' };
