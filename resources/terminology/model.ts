@@ -79,7 +79,7 @@ export function newConcept(code: string, display?: string): Concept {
   return { code, display, designations: [], properties: [], parents: [], children: [] };
 }
 
-/** Stored terminology as the generator/seed may carry it; see resources/terminology/data/README.md. */
+/** A code table: the shape of the supplementary files resources/terminology/data/*.codes.json (and of the seed tables once read). */
 export interface CodeTable {
   system: string;
   name?: string;
