@@ -170,7 +170,8 @@ export function referenceRows(values: TypedValue[]): { refs: ReferenceRow[]; ide
     const o = v as Obj;
     if (!o || typeof o !== 'object') continue;
     const ref = str(o.reference);
-    if (ref) refs.push(parseReference(ref));
+    // A reference by identifier or display only still makes the element present (for :missing).
+    refs.push(ref ? parseReference(ref) : { targetType: null, targetId: null, url: null });
     const ident = o.identifier as Obj | undefined;
     if (ident && typeof ident === 'object') identifiers.push({ system: str(ident.system) ?? null, code: str(ident.value) ?? null, text: null, ofType: null });
   }
