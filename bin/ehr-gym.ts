@@ -21,9 +21,69 @@ program
     const { mkdirSync } = await import('node:fs');
     const { dirname } = await import('node:path');
     if (opts.db !== ':memory:') mkdirSync(dirname(opts.db), { recursive: true });
-    const { address } = await serve({ port: opts.port, host: opts.host, dbPath: opts.db });
+    // First start: build the default population (250 patients, seed 1) into an empty database, then serve it.
+    const { Store } = await import('../resources/storage/store.ts');
+    const { createSearchService } = await import('../resources/search/index.ts');
+    const { ensureDefaultPopulation } = await import('../seed/index.ts');
+    const seedStore = new Store({ path: opts.db, indexers: [createSearchService().indexer] });
+    ensureDefaultPopulation(seedStore, { patients: 250, seed: 1, progress: true });
+    const inMemory = opts.db === ':memory:';
+    if (!inMemory) seedStore.close();
+    const { address } = await serve({ port: opts.port, host: opts.host, dbPath: opts.db, ...(inMemory ? { store: seedStore } : {}) });
     console.log(`ehr-gym FHIR R4 server at ${address}/fhir`);
   });
+
+program
+  .command('seed')
+  .description('generate the synthetic population (deterministic per --patients and --seed) into the database and/or NDJSON')
+  .option('--patients <n>', 'number of patients', positiveInt, 250)
+  .option('--seed <s>', 'random seed', nonNegativeInt, 1)
+  .option('--db <path>', 'SQLite database to load into (its base layer is replaced); default unless only --ndjson is given')
+  .option('--ndjson <dir>', 'also write FHIR Bulk Data NDJSON, one file per resource type')
+  .option('--stats', 'print the dataset card (and store it in the dataset metadata)')
+  .option('--card <file>', 'write the dataset card to this Markdown file (implies --stats)')
+  .option('--clean', 'turn the messy-EHR realism off')
+  .option('--reference-date <instant>', 'the dataset reference date (ISO instant)')
+  .action(async (opts: { patients: number; seed: number; db?: string; ndjson?: string; stats?: boolean; card?: string; clean?: boolean; referenceDate?: string }) => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const { dirname } = await import('node:path');
+    const { seedPopulation } = await import('../seed/index.ts');
+    if (opts.referenceDate !== undefined && Number.isNaN(Date.parse(opts.referenceDate))) throw new InvalidArgumentError('--reference-date must be an ISO instant');
+    const dbPath = opts.db ?? (opts.ndjson ? undefined : process.env.EHR_GYM_DB ?? 'data/ehr-gym.sqlite');
+    let store;
+    if (dbPath) {
+      const { Store } = await import('../resources/storage/store.ts');
+      const { createSearchService } = await import('../resources/search/index.ts');
+      if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
+      store = new Store({ path: dbPath, indexers: [createSearchService().indexer] });
+    }
+    const started = performance.now();
+    const result = seedPopulation({
+      patients: opts.patients, seed: opts.seed, clean: opts.clean, referenceDate: opts.referenceDate, store,
+      ndjsonDir: opts.ndjson, stats: opts.stats || !!opts.card, progress: process.stderr.isTTY,
+    });
+    store?.close();
+    const seconds = (performance.now() - started) / 1000;
+    console.error(`seeded ${result.metadata.patients} patients, ${result.metadata.resources} resources in ${seconds.toFixed(1)} s` +
+      `${dbPath ? ` into ${dbPath}` : ''}${opts.ndjson ? ` and ${opts.ndjson}/` : ''}`);
+    if (opts.card && result.card) {
+      mkdirSync(dirname(opts.card), { recursive: true });
+      writeFileSync(opts.card, result.card);
+    }
+    if (opts.stats && result.card) console.log(result.card);
+  });
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number >= 1');
+  return n;
+}
+
+function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number >= 0');
+  return n;
+}
 
 program
   .command('tools')

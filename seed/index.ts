@@ -1,0 +1,119 @@
+// The synthetic population: generate (streaming, deterministic), validate, load into the base layer, write NDJSON,
+// and describe the result in the dataset metadata and card.
+import { SingleBar, Presets } from 'cli-progress';
+import type { Store } from '../resources/storage/store.ts';
+import { BASE_LAYER } from '../resources/storage/sandbox.ts';
+import { generatePopulation, type GeneratedBatch, type PopulationOptions } from './generate.ts';
+import { assertValid, loadPopulation } from './load.ts';
+import { DEFAULT_MESS, NO_MESS, type MessRates } from './mess.ts';
+import { MODULES } from './modules/index.ts';
+import { NdjsonWriter } from './ndjson.ts';
+import { StatsCollector, datasetCard, type DatasetStats } from './stats.ts';
+import { DEFAULT_REFERENCE_DATE } from './time.ts';
+
+export { generatePopulation, generatePatient, type GeneratedBatch, type PatientSummary } from './generate.ts';
+export { loadPopulation, baseRepository } from './load.ts';
+export { DEFAULT_MESS, NO_MESS, type MessRates } from './mess.ts';
+export { DEFAULT_REFERENCE_DATE } from './time.ts';
+
+/** Metadata keys written to the store. */
+export const DATASET_METADATA_KEY = 'dataset';
+export const DATASET_CARD_KEY = 'dataset.card';
+
+export interface SeedOptions {
+  patients: number;
+  seed: number;
+  referenceDate?: string;
+  /** Turn the messy-EHR realism off. */
+  clean?: boolean;
+  /** Load into this store's base layer (replacing what it held). */
+  store?: Store;
+  /** Also write Bulk Data NDJSON here. */
+  ndjsonDir?: string;
+  /** Collect the dataset card. */
+  stats?: boolean;
+  /** Show a progress bar on stderr. */
+  progress?: boolean;
+}
+
+export interface DatasetMetadata {
+  generator: 'ehr-gym seed';
+  formatVersion: 1;
+  seed: number;
+  patients: number;
+  referenceDate: string;
+  clean: boolean;
+  mess: MessRates;
+  modules: string[];
+  resources: number;
+}
+
+export interface SeedResult {
+  metadata: DatasetMetadata;
+  stats?: DatasetStats;
+  card?: string;
+  ndjsonFiles?: string[];
+}
+
+export function seedPopulation(options: SeedOptions): SeedResult {
+  const referenceDate = options.referenceDate ?? DEFAULT_REFERENCE_DATE;
+  const mess = options.clean ? NO_MESS : DEFAULT_MESS;
+  const population: PopulationOptions = { patients: options.patients, seed: options.seed, referenceDate, mess };
+  const stats = options.stats ? new StatsCollector() : undefined;
+  const ndjson = options.ndjsonDir ? new NdjsonWriter(options.ndjsonDir) : undefined;
+  const bar = options.progress ? new SingleBar({ format: 'building population |{bar}| {value}/{total} patients | {resources} resources | {eta_formatted} left', etaBuffer: 50 }, Presets.shades_classic) : undefined;
+  bar?.start(options.patients, 0, { resources: 0 });
+  let resources = 0;
+  let done = 0;
+  const observe = (batch: GeneratedBatch) => {
+    resources += batch.resources.length;
+    stats?.add(batch);
+    if (ndjson) for (const r of batch.resources) ndjson.write(r);
+    if (batch.patient) bar?.update(++done, { resources });
+  };
+  try {
+    if (options.store) {
+      const store = options.store;
+      store.clearSandbox(BASE_LAYER);
+      loadPopulation(store, generatePopulation(population), { referenceDate, onBatch: observe });
+    } else {
+      for (const batch of generatePopulation(population)) {
+        for (const r of batch.resources) assertValid(r);
+        observe(batch);
+      }
+    }
+  } finally {
+    bar?.stop();
+  }
+  const metadata: DatasetMetadata = {
+    generator: 'ehr-gym seed', formatVersion: 1, seed: options.seed, patients: options.patients, referenceDate,
+    clean: !!options.clean, mess, modules: MODULES.map((m) => m.key), resources,
+  };
+  const result: SeedResult = { metadata };
+  if (stats) {
+    result.stats = stats.result();
+    result.card = datasetCard(result.stats, { seed: options.seed, referenceDate, clean: !!options.clean, mess });
+  }
+  if (options.store) {
+    options.store.setMetadata(DATASET_METADATA_KEY, JSON.stringify(metadata));
+    if (result.card) options.store.setMetadata(DATASET_CARD_KEY, result.card);
+  }
+  if (ndjson) result.ndjsonFiles = ndjson.close();
+  return result;
+}
+
+/**
+ * Build the default population into an empty store (first start of `npm start`). Returns true when it built one,
+ * false when the base layer already held data.
+ */
+export function ensureDefaultPopulation(store: Store, options: { patients: number; seed: number; progress: boolean }): boolean {
+  if (store.countIn(BASE_LAYER) > 0) return false;
+  seedPopulation({ store, patients: options.patients, seed: options.seed, progress: options.progress, stats: true });
+  return true;
+}
+
+/** The metadata of the population a store holds, if any. */
+export function datasetMetadata(store: Store): DatasetMetadata | undefined {
+  const raw = store.getMetadata(DATASET_METADATA_KEY);
+  return raw ? (JSON.parse(raw) as DatasetMetadata) : undefined;
+}

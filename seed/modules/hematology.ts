@@ -1,0 +1,31 @@
+// Hematology: iron-deficiency anemia (low hemoglobin, MCV and ferritin; oral iron; recovery), venous thromboembolism.
+import { byAge, simpleChronic } from './module.ts';
+import { DRUGS } from '../drugs.ts';
+import { DAY, YEAR } from '../time.ts';
+
+export const anemia = simpleChronic({
+  key: 'anemia', title: 'Iron deficiency anemia', specialty: 'hematology', referred: false,
+  condition: { icd: 'D50.9', snomed: '87522002', text: 'Iron deficiency anemia' },
+  // NHANES: iron-deficiency anemia ~3-5% of women of reproductive age, ~1-2% of men and older adults.
+  prevalence: (c) => byAge(c.age, [c.female ? 0.05 : 0.01, c.female ? 0.03 : 0.015, 0.03]), minAge: 14, maxYears: 3,
+  drugs: [DRUGS.ferrousSulfate], monitor: ['CBC', 'FERR'], followUpMonths: 3, resolvesAfterYears: 1,
+  effects: (c, onset) => {
+    // Hemoglobin falls over months before diagnosis and recovers over ~3 months of iron.
+    const drop = c.rng.between(2.5, 4);
+    const level = (t: number) => t < onset - 0.5 * YEAR ? 0 : t < onset ? drop * ((t - (onset - 0.5 * YEAR)) / (0.5 * YEAR)) : Math.max(0, drop * (1 - (t - onset) / (120 * DAY)));
+    c.modify('HGB', (t, v) => v - level(t));
+    c.modify('MCV', (t, v) => v - level(t) * 4);
+    c.modify('FERR', (t, v) => (level(t) > 0.5 ? Math.min(v, 6 + c.rng.next() * 6) : v));
+  },
+  workup: (c, v) => { c.panel(v, 'CBC', { reliable: true }); c.test(v, 'FERR', { reliable: true }); },
+  plan: ['Oral iron daily; recheck CBC and ferritin in 8-12 weeks.', 'Evaluate source of iron loss (GI evaluation if indicated).'],
+});
+
+export const venousThromboembolism = simpleChronic({
+  key: 'vte', title: 'Deep vein thrombosis', specialty: 'hematology', referred: false,
+  condition: { icd: 'I82.409', snomed: '128053003', text: 'Deep vein thrombosis of lower extremity' },
+  // ~1-2 per 1000 per year (CDC); history prevalence ~1%, higher with age and cancer.
+  prevalence: (c, planned) => byAge(c.age, [0.004, 0.01, 0.025]) * (planned.has('breastCancer') || planned.has('colonCancer') ? 3 : 1), minAge: 18, maxYears: 4,
+  drugs: [DRUGS.apixaban5], monitor: ['CBC'], followUpMonths: 3, resolvesAfterYears: 0.5,
+  plan: ['Anticoagulation for 3-6 months, then reassess.', 'Compression stockings for symptoms.'],
+});
