@@ -29,13 +29,14 @@ const TIMING_CODES: Record<string, number> = {
   QD: 1, DAILY: 1, QAM: 1, QPM: 1, QHS: 1, HS: 1, BID: 2, TID: 3, QID: 4, Q4H: 6, Q6H: 4, Q8H: 3, Q12H: 2, Q24H: 1, QOD: 0.5, WK: 1 / 7,
 };
 
+// Most specific first: "twice daily" also contains "daily".
 const FREQUENCY_WORDS: [RegExp, number][] = [
-  [/\b(once|one time|1 time|1x)\s*(a|per|each)?\s*day\b|\bonce daily\b|\bdaily\b|\bevery day\b|\bq\.?d\.?\b|\bq24h\b|\bnightly\b|\bat bedtime\b|\bevery (morning|evening)\b/i, 1],
   [/\b(twice|two times|2 times|2x)\s*(a|per|each)?\s*day\b|\btwice daily\b|\bb\.?i\.?d\.?\b|\bq12h\b|\bevery 12 hours\b/i, 2],
   [/\b(three times|3 times|3x)\s*(a|per|each)?\s*day\b|\bt\.?i\.?d\.?\b|\bq8h\b|\bevery 8 hours\b/i, 3],
   [/\b(four times|4 times|4x)\s*(a|per|each)?\s*day\b|\bq\.?i\.?d\.?\b|\bq6h\b|\bevery 6 hours\b/i, 4],
   [/\bweekly\b|\bonce (a|per) week\b/i, 1 / 7],
   [/\bevery other day\b|\bq\.?o\.?d\.?\b/i, 0.5],
+  [/\b(once|one time|1 time|1x)\s*(a|per|each)?\s*day\b|\bonce daily\b|\bdaily\b|\bevery day\b|\bq\.?d\.?\b|\bq24h\b|\bnightly\b|\bat bedtime\b|\bevery (morning|evening)\b/i, 1],
 ];
 
 /** Administrations per day of a dosage: timing.repeat, else timing.code, else the text; undefined when unknown. */

@@ -1,0 +1,47 @@
+import t from 'tap';
+import { checkpointScore, choose, formatSummary, passHatK, summarize } from '../../harness/scoring.ts';
+import type { EpisodeResult, Verdict } from '../../harness/types.ts';
+
+const verdict = (id: string, pass: boolean, weight = 1, category: Verdict['category'] = 'action_execution', failure?: string): Verdict =>
+  ({ id, category, weight, critical: false, pass, score: pass ? 1 : 0, evidence: [], ...(failure ? { failure } : {}) });
+
+function episode(task: string, pass: boolean, extra: Partial<EpisodeResult> = {}): EpisodeResult {
+  const verdicts = [verdict('a', true, 3, 'data_retrieval'), verdict('b', pass, 1, 'action_execution', pass ? undefined : 'wrong_action')];
+  return {
+    task, specialty: task.split('/')[0], workflows: ['deprescribing'], variant: 'p1', trial: 1, agent: 'x', session: 's',
+    pass, score: checkpointScore(verdicts), verdicts, answer: '', toolCalls: 10, writes: 1, codeLookupMisses: [], log: [], changes: [], transcript: [], ...extra,
+  };
+}
+
+t.test('choose', async (t) => {
+  t.equal(choose(4, 2), 6);
+  t.equal(choose(5, 0), 1);
+  t.equal(choose(3, 4), 0);
+  t.equal(choose(10, 3), 120);
+});
+
+t.test('pass^k against hand-computed values', async (t) => {
+  // Task A: 3 of 4 pass; task B: 1 of 4; task C: 4 of 4.
+  const tasks = [{ n: 4, c: 3 }, { n: 4, c: 1 }, { n: 4, c: 4 }];
+  t.equal(passHatK(tasks, 1), (3 / 4 + 1 / 4 + 1) / 3); // 0.6667
+  t.equal(passHatK(tasks, 2), (3 / 6 + 0 + 1) / 3); // C(3,2)/C(4,2) = 3/6
+  t.equal(passHatK(tasks, 3), (1 / 4 + 0 + 1) / 3); // C(3,3)/C(4,3) = 1/4
+  t.equal(passHatK(tasks, 4), (0 + 0 + 1) / 3);
+  t.equal(passHatK(tasks, 5), undefined, 'k above n');
+});
+
+t.test('checkpoint score is weighted; pass@1 needs every checkpoint', async (t) => {
+  t.equal(checkpointScore([verdict('a', true, 3), verdict('b', false, 1)]), 0.75);
+  const episodes = [episode('neph/a', true), episode('neph/a', false), episode('endo/b', true), episode('endo/b', true)];
+  const s = summarize(episodes);
+  t.equal(s.pass1, 0.75);
+  t.equal(s.checkpointScore, (1 + 0.75 + 1 + 1) / 4);
+  t.equal(s.passHatK['1'], (0.5 + 1) / 2);
+  t.equal(s.passHatK['2'], (0 + 1) / 2, 'neph/a: C(1,2)/C(2,2) = 0');
+  t.same(s.bySpecialty.neph, { episodes: 2, passRate: 0.5, meanScore: 0.875 });
+  t.same(s.byCategory.action_execution, { checkpoints: 4, passed: 3, passRate: 0.75 });
+  t.same(s.failures, { wrong_action: 1 });
+  t.same(s.toolCalls, { mean: 10, min: 10, max: 10 });
+  t.match(formatSummary(s), /pass@1 75\.0%/);
+  t.match(formatSummary(s), /k=2: 50\.0%/);
+});
