@@ -50,52 +50,50 @@ const queries = [
 ];
 
 t.test('search in a session equals search over base + overlay flattened', async (t) => {
-  const probe = await startGym(t);
-  if (!(await searchAvailable(probe))) {
-    t.todo('the search engine has not landed (its placeholder answers 501)');
-    return;
-  }
-  await fc.assert(fc.asyncProperty(baseArb, fc.array(opArb, { maxLength: 12 }), async (base, ops) => {
-    const gym = buildApp({ settings: { enforceReferentialIntegrity: false } });
-    const flat = buildApp({ settings: { enforceReferentialIntegrity: false } });
-    try {
-      seedBase(gym.context.store, base);
-      const created = await gym.app.inject({ method: 'POST', url: '/gym/sessions', payload: {} });
-      const session = `/fhir/_session/${created.json().id}`;
-      // The model: what the session should see.
-      const model = new Map(base.map((r) => [`${r.resourceType}/${r.id}`, r as Res | null]));
-      for (const op of ops) {
-        if (op.kind === 'put') {
-          const r = op.resource;
-          const res = await gym.app.inject({ method: 'PUT', url: `${session}/${r.resourceType}/${r.id}`, headers: { 'content-type': 'application/fhir+json' }, payload: JSON.stringify(r) });
-          if (res.statusCode >= 300) throw new Error(`PUT failed ${res.statusCode} ${res.body}`);
-          model.set(`${r.resourceType}/${r.id}`, r);
-        } else {
-          await gym.app.inject({ method: 'DELETE', url: `${session}/${op.type}/${op.id}` });
-          model.set(`${op.type}/${op.id}`, null);
+  const ready = await searchAvailable(await startGym(t));
+  t.test('property', { todo: ready ? false : 'the search engine has not landed (its placeholder answers 501)' }, async (t) => {
+    await fc.assert(fc.asyncProperty(baseArb, fc.array(opArb, { maxLength: 12 }), async (base, ops) => {
+      const gym = buildApp({ settings: { enforceReferentialIntegrity: false } });
+      const flat = buildApp({ settings: { enforceReferentialIntegrity: false } });
+      try {
+        seedBase(gym.context.store, base);
+        const created = await gym.app.inject({ method: 'POST', url: '/gym/sessions', payload: {} });
+        const session = `/fhir/_session/${created.json().id}`;
+        // The model: what the session should see.
+        const model = new Map(base.map((r) => [`${r.resourceType}/${r.id}`, r as Res | null]));
+        for (const op of ops) {
+          if (op.kind === 'put') {
+            const r = op.resource;
+            const res = await gym.app.inject({ method: 'PUT', url: `${session}/${r.resourceType}/${r.id}`, headers: { 'content-type': 'application/fhir+json' }, payload: JSON.stringify(r) });
+            if (res.statusCode >= 300) throw new Error(`PUT failed ${res.statusCode} ${res.body}`);
+            model.set(`${r.resourceType}/${r.id}`, r);
+          } else {
+            await gym.app.inject({ method: 'DELETE', url: `${session}/${op.type}/${op.id}` });
+            model.set(`${op.type}/${op.id}`, null);
+          }
         }
-      }
-      seedBase(flat.context.store, [...model.values()].filter((r): r is Res => r !== null));
-      for (const query of queries) {
-        const [a, b] = await Promise.all([
-          gym.app.inject({ method: 'GET', url: `${session}/${query}` }),
-          flat.app.inject({ method: 'GET', url: `/fhir/${query}` }),
-        ]);
-        if (a.statusCode !== 200 || b.statusCode !== 200) throw new Error(`${query}: ${a.statusCode} ${b.statusCode} ${a.body.slice(0, 200)}`);
-        const ids = (bundle: any) => (bundle.entry ?? []).map((e: any) => `${e.resource.resourceType}/${e.resource.id}`);
-        const sessionIds = ids(a.json());
-        const flatIds = ids(b.json());
-        const sorted = query.includes('_sort');
-        const left = sorted ? sessionIds : [...sessionIds].sort();
-        const right = sorted ? flatIds : [...flatIds].sort();
-        if (JSON.stringify(left) !== JSON.stringify(right) || a.json().total !== b.json().total) {
-          throw new Error(`${query}: session ${JSON.stringify(left)} (total ${a.json().total}) != flat ${JSON.stringify(right)} (total ${b.json().total})`);
+        seedBase(flat.context.store, [...model.values()].filter((r): r is Res => r !== null));
+        for (const query of queries) {
+          const [a, b] = await Promise.all([
+            gym.app.inject({ method: 'GET', url: `${session}/${query}` }),
+            flat.app.inject({ method: 'GET', url: `/fhir/${query}` }),
+          ]);
+          if (a.statusCode !== 200 || b.statusCode !== 200) throw new Error(`${query}: ${a.statusCode} ${b.statusCode} ${a.body.slice(0, 200)}`);
+          const ids = (bundle: any) => (bundle.entry ?? []).map((e: any) => `${e.resource.resourceType}/${e.resource.id}`);
+          const sessionIds = ids(a.json());
+          const flatIds = ids(b.json());
+          const sorted = query.includes('_sort');
+          const left = sorted ? sessionIds : [...sessionIds].sort();
+          const right = sorted ? flatIds : [...flatIds].sort();
+          if (JSON.stringify(left) !== JSON.stringify(right) || a.json().total !== b.json().total) {
+            throw new Error(`${query}: session ${JSON.stringify(left)} (total ${a.json().total}) != flat ${JSON.stringify(right)} (total ${b.json().total})`);
+          }
         }
+      } finally {
+        await gym.app.close();
+        await flat.app.close();
       }
-    } finally {
-      await gym.app.close();
-      await flat.app.close();
-    }
-  }), { numRuns: 40, seed: 20260511 });
-  t.pass('40 random bases and write sequences agree on every query');
+    }), { numRuns: 40, seed: 20260511 });
+    t.pass('40 random bases and write sequences agree on every query');
+  });
 });

@@ -1,0 +1,220 @@
+// Gym session benchmark (issue 5 section 8): session create + first read p50 on a small and a large base (the
+// ratio shows creation does not depend on the base size), throughput of 64 concurrent sessions doing a
+// read/search/write mix over HTTP against one session taking the same load, and memory per idle session.
+// Population: the generated stand-in of bench/search-population.ts, written into the base layer of a temp file.
+// Sizes from BENCH_SESSION_PATIENTS (default "250,10000"); load duration from BENCH_SESSION_SECONDS (default 5).
+// The server for the throughput runs is a child process (this file with --serve), so the load generator does not
+// share its event loop.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Store } from '../resources/storage/store.ts';
+import { Repository } from '../resources/storage/repository.ts';
+import { makeSandbox } from '../resources/storage/sandbox.ts';
+import { createSearchService } from '../resources/search/index.ts';
+import { buildApp } from '../server/app.ts';
+import { population } from './search-population.ts';
+
+const OBS_PER_PATIENT = 4;
+const CONCURRENCY = 64;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+const ms = (x: number) => x.toFixed(2);
+
+/** A database file holding `patients` stand-in patients in the base layer. */
+function buildBase(dir: string, patients: number): { path: string; resources: number; seconds: number } {
+  const path = join(dir, `base-${patients}.sqlite`);
+  const store = new Store({ path, indexers: [createSearchService().indexer] });
+  const repo = new Repository(store, makeSandbox('base'));
+  let resources = 0;
+  const t0 = performance.now();
+  store.transaction(() => {
+    for (const r of population(patients, OBS_PER_PATIENT)) {
+      repo.write(r);
+      resources++;
+    }
+  });
+  store.db.exec('ANALYZE');
+  store.close();
+  return { path, resources, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** Serial create + first read over a real socket; p50/p95 of each. */
+async function createAndFirstRead(dbPath: string, patients: number) {
+  const { app, sessions } = buildApp({ dbPath, gym: { maxSessions: 100000 } });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const create: number[] = [];
+  const both: number[] = [];
+  const inProcess: number[] = [];
+  const ids: string[] = [];
+  try {
+    for (let i = 0; i < 330; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${address}/gym/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"now":"2023-11-13T10:15:00Z"}' });
+      const { id } = (await res.json()) as { id: string };
+      const t1 = performance.now();
+      const read = await fetch(`${address}/fhir/_session/${id}/Patient/pat-${(i * 7919) % patients}`);
+      await read.text();
+      const t2 = performance.now();
+      if (read.status !== 200) throw new Error(`first read ${read.status}`);
+      ids.push(id);
+      if (i >= 30) {
+        create.push(t1 - t0);
+        both.push(t2 - t0);
+      }
+    }
+    // The manager's own cost (no HTTP): what creation costs the server.
+    for (let i = 0; i < 1000; i++) {
+      const t0 = performance.now();
+      sessions.create({ now: '2023-11-13T10:15:00Z' }, () => '');
+      inProcess.push(performance.now() - t0);
+    }
+  } finally {
+    await app.close();
+  }
+  for (const list of [create, both, inProcess]) list.sort((a, b) => a - b);
+  return {
+    create: [percentile(create, 0.5), percentile(create, 0.95)],
+    both: [percentile(both, 0.5), percentile(both, 0.95)],
+    inProcess: [percentile(inProcess, 0.5), percentile(inProcess, 0.95)],
+  };
+}
+
+/** Start the server in a child process over `dbPath`; resolves with its address. */
+function startChild(dbPath: string): Promise<{ address: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const line = /^(http:\/\/\S+)\n/m.exec(out);
+      if (line) resolve({ address: line[1], stop: () => child.kill() });
+    });
+    child.on('exit', (code) => reject(new Error(`bench server exited ${code}`)));
+  });
+}
+
+/** One worker's loop: 50% reads, 30% searches, 20% writes, in its session, until the deadline. */
+async function worker(base: string, patients: number, seed: number, deadline: number, counts: { ok: number; failed: number }) {
+  let i = seed;
+  while (performance.now() < deadline) {
+    i = (i * 1103515245 + 12345) >>> 0;
+    const pid = `pat-${i % patients}`;
+    const kind = i % 10;
+    let res: Response;
+    if (kind < 5) {
+      res = await fetch(`${base}/Patient/${pid}`);
+    } else if (kind < 8) {
+      res = await fetch(`${base}/Observation?patient=${pid}&code=http://loinc.org|2823-3`);
+    } else {
+      res = await fetch(`${base}/Observation`, {
+        method: 'POST', headers: { 'content-type': 'application/fhir+json' },
+        body: JSON.stringify({ resourceType: 'Observation', status: 'final', code: { coding: [{ system: 'http://loinc.org', code: '2823-3' }] }, subject: { reference: `Patient/${pid}` }, valueQuantity: { value: 3.4, unit: 'mmol/L' } }),
+      });
+    }
+    await res.arrayBuffer();
+    if (res.status < 300) counts.ok++;
+    else counts.failed++;
+  }
+}
+
+async function throughput(address: string, patients: number, sessionsCount: number, seconds: number) {
+  const ids: string[] = [];
+  for (let i = 0; i < sessionsCount; i++) {
+    const res = await fetch(`${address}/gym/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+  const counts = { ok: 0, failed: 0 };
+  // Warm up briefly, then measure.
+  await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(`${address}/fhir/_session/${ids[w % ids.length]}`, patients, w + 1, performance.now() + 500, { ok: 0, failed: 0 })));
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(`${address}/fhir/_session/${ids[w % ids.length]}`, patients, w + 101, t0 + seconds * 1000, counts)));
+  const elapsed = (performance.now() - t0) / 1000;
+  for (const id of ids) await fetch(`${address}/gym/sessions/${id}`, { method: 'DELETE' });
+  return { rps: counts.ok / elapsed, failed: counts.failed };
+}
+
+function collectGarbage(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/** Heap and database bytes per idle session (2000 sessions created, nothing done in them). */
+async function memoryPerSession(dbPath: string) {
+  const gc = collectGarbage();
+  const built = buildApp({ dbPath, gym: { maxSessions: 100000 } });
+  await built.app.ready();
+  const pageSize = built.context.store.db.pragma('page_size', { simple: true }) as number;
+  const pages = () => built.context.store.db.pragma('page_count', { simple: true }) as number;
+  gc();
+  const heap0 = process.memoryUsage().heapUsed;
+  const pages0 = pages();
+  const n = 2000;
+  for (let i = 0; i < n; i++) built.sessions.create({ now: '2023-11-13T10:15:00Z' }, () => '');
+  gc();
+  const heap = (process.memoryUsage().heapUsed - heap0) / n;
+  const db = ((pages() - pages0) * pageSize) / n;
+  await built.app.close();
+  return { heap, db };
+}
+
+export async function benchSessions(): Promise<string> {
+  const sizes = (process.env.BENCH_SESSION_PATIENTS ?? '250,10000').split(',').map(Number);
+  const seconds = Number(process.env.BENCH_SESSION_SECONDS ?? 5);
+  const dir = mkdtempSync(join(tmpdir(), 'ehr-gym-bench-sessions-'));
+  const lines: string[] = [];
+  try {
+    const bases = sizes.map((n) => ({ n, ...buildBase(dir, n) }));
+    const created = [];
+    for (const base of bases) created.push({ ...base, ...(await createAndFirstRead(base.path, base.n)) });
+    const small = created[0];
+    const large = created[created.length - 1];
+
+    const largest = bases[bases.length - 1];
+    const server = await startChild(largest.path);
+    let single;
+    let many;
+    try {
+      single = await throughput(server.address, largest.n, 1, seconds);
+      many = await throughput(server.address, largest.n, CONCURRENCY, seconds);
+    } finally {
+      server.stop();
+    }
+    const memory = await memoryPerSession(largest.path);
+
+    lines.push('## Gym sessions', '');
+    lines.push(`Stand-in base (bench/search-population.ts, ${OBS_PER_PATIENT} observations per patient) in a SQLite file; server and client in one process for the latency rows, server in a child process for throughput. Node ${process.version}.`, '');
+    lines.push('| base | resources | build s | create p50 / p95 ms (HTTP) | create + first read p50 / p95 ms | manager create p50 ms (no HTTP) |');
+    lines.push('|---|---|---|---|---|---|');
+    for (const c of created) {
+      lines.push(`| ${c.n} patients | ${c.resources} | ${c.seconds.toFixed(1)} | ${ms(c.create[0])} / ${ms(c.create[1])} | ${ms(c.both[0])} / ${ms(c.both[1])} | ${c.inProcess[0].toFixed(3)} |`);
+    }
+    const ratio = large.both[0] / small.both[0];
+    lines.push('', `Create + first read p50 ratio ${large.n} / ${small.n} patients: **${ratio.toFixed(2)}** (target <= 1.5); create p50 ${ms(large.create[0])} ms (target < 5 ms).`, '');
+    lines.push(`Throughput on the ${largest.n}-patient base, ${CONCURRENCY} concurrent clients, mix 50% read / 30% search (Observation?patient&code) / 20% create, ${seconds} s:`, '');
+    lines.push('| sessions | requests/s | failed |', '|---|---|---|');
+    lines.push(`| 1 session shared by ${CONCURRENCY} clients | ${single.rps.toFixed(0)} | ${single.failed} |`);
+    lines.push(`| ${CONCURRENCY} sessions, one client each | ${many.rps.toFixed(0)} | ${many.failed} |`);
+    lines.push('', `${CONCURRENCY}-session / single-session throughput: **${(many.rps / single.rps).toFixed(2)}** (target >= 0.5; the server is one Node process, so this is per core).`, '');
+    lines.push(`Memory per idle session: ${(memory.heap / 1024).toFixed(1)} KiB of JS heap, ${memory.db.toFixed(0)} bytes of database (its metadata row; no resource rows).`, '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return lines.join('\n');
+}
+
+// Child mode: serve the database given after --serve and print the address.
+if (process.argv[2] === '--serve' && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { app } = buildApp({ dbPath: process.argv[3], gym: { maxSessions: 100000 } });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  process.stdout.write(`${address}\n`);
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(await benchSessions());
+}
