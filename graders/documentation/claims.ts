@@ -56,7 +56,7 @@ const UNITS = [
 const UNIT_RE = UNITS.map((u) => u.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
 const VALUE_RE = new RegExp(
   '^(?:[\\s:=,(\\-–]|\\b(?:of|was|is|were|at|level|levels|value|result|now|today|currently|remains|remained|measured|reading|count|' +
-  'has|had|improved|increased|decreased|rose|fell|dropped|declined|down|up|to|from|approximately|about|most|recent|latest|last|' +
+  'has|had|improved|increased|decreased|rose|fell|dropped|declined|down|up|to|from|approximately|about|around|roughly|most|recent|latest|last|' +
   'the|a|an)\\b)*?(<=|>=|≤|≥|<|>|~)?\\s*(\\d+(?:\\.\\d+)?)(?:\\s*/\\s*(\\d+(?:\\.\\d+)?))?(?:\\s*(' + UNIT_RE + ')(?![\\p{L}\\d]))?', 'iu');
 const DOSE_RE = /^[\s,:(]*(?:(?:hydrochloride|hcl|sodium|potassium|succinate|tartrate|carbonate|propionate|sulfate|er|xr|sr|extended[- ]release)\b[\s,]*)*(\d+(?:\.\d+)?)\s*(mg|mcg|µg|ug|g|units?|iu|ml|puffs?|tablets?)\b/i;
 export const FREQUENCIES: [RegExp, number][] = [
@@ -207,6 +207,7 @@ function claimsOfSentence(text: string, sentence: Sentence, vocab: Vocabulary): 
         const claim = base(m, 'result', m.end + v.index + v[0].length);
         const decimals = (v[2].split('.')[1] ?? '').length;
         claim.value = { value: Number(v[2]), decimals, ...(v[4] ? { unit: v[4] } : {}), ...(v[1] ? { comparator: v[1] } : {}), ...(v[3] ? { second: Number(v[3]) } : {}) };
+        if (/\b(about|approximately|around|roughly)\b|~/i.test(after.slice(0, v.index + v[0].length))) claim.value.comparator = '~';
         claim.negated = false;
         claim.assertion = HEDGE.test(clause) && /\b(goal|target|if|would|should)\b/i.test(clause) ? 'plan' : 'fact';
         const date = dateFor(dates, claim.span.end, next, clause) ?? sentence.sectionDate;

@@ -30,6 +30,8 @@ export interface VerifyOptions {
   undatedWindowDays?: number;
   /** Relative tolerance for values compared after a unit conversion (default 0.02): rounding in another unit. */
   conversionTolerance?: number;
+  /** Relative tolerance for values written as approximate ("about 42", "~42"; default 0.1). */
+  approximateTolerance?: number;
 }
 
 interface Outcome {
@@ -158,6 +160,7 @@ function valueMatches(claim: Claim, v: ResultValue, options: VerifyOptions): boo
       case '<=': case '≤': return value <= q.value;
       case '>': return value > q.value;
       case '>=': case '≥': return value >= q.value;
+      case '~': return Math.abs(value - q.value) <= Math.max(0.5 * 10 ** -q.decimals, (options.approximateTolerance ?? 0.1) * Math.abs(value));
       default: return close(value, q.value, converted);
     }
   });
