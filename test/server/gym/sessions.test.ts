@@ -203,3 +203,14 @@ t.test('sessions survive a restart over the same database file; their clock resu
   t.ok(again.json().meta.lastUpdated > firstStamp, 'later than the write before the restart');
   t.ok(again.json().meta.lastUpdated.startsWith('2023-11-13'), 'still on the session clock');
 });
+
+t.test('resetting the default session removes the writes made through /fhir and keeps the base', async (t) => {
+  const gym = await startGym(t);
+  await gym.json('PUT', '/fhir/Patient/p1', { ...basePatients[0], gender: 'other' });
+  const created = await gym.json('POST', '/fhir/Patient', { resourceType: 'Patient' });
+  t.equal((await gym.json('POST', '/gym/sessions/default/reset')).status, 200);
+  t.equal((await gym.json('GET', '/fhir/Patient/p1')).body.gender, 'female');
+  t.equal((await gym.json('GET', `/fhir/Patient/${created.body.id}`)).status, 404);
+  t.same((await gym.json('GET', '/gym/sessions/default/log')).body.entries.map((e: any) => e.path), ['Patient/p1', `Patient/${created.body.id}`], 'only the reads after the reset');
+  t.equal(gym.context.store.countIn('base'), basePatients.length);
+});
