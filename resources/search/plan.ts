@@ -45,8 +45,11 @@ export function visibleQuery(ctx: PlanContext, type: string, conditions: Conditi
       where.push('NOT EXISTS (SELECT 1 FROM resource_current s WHERE s.sandbox = ? AND s.type = r.type AND s.id = r.id)');
       p.push(upper);
     }
-    for (const c of conditions) {
-      const f = conditionSql(ctx, layer, type, c);
+    // The most selective condition drives (an IN list SQLite iterates); the others are correlated EXISTS probes
+    // through the owner index, so a broad condition (code=K over every Observation) is never materialized.
+    const ordered = [...conditions].sort((a, b) => rank(a) - rank(b));
+    for (const [n, c] of ordered.entries()) {
+      const f = conditionSql(ctx, layer, type, c, n === 0);
       where.push(f.sql);
       p.push(...f.params);
     }
@@ -82,14 +85,36 @@ export function orderBy(sort: SortKey[]): string {
   return terms.join(', ');
 }
 
-function inIndex(table: string, layer: string, type: string, param: string, predicate: string, params: unknown[], negate = false): Frag {
+function inIndex(table: string, layer: string, type: string, param: string, predicate: string, params: unknown[], negate = false, driving = true): Frag {
+  if (!driving || negate) {
+    return {
+      sql: `${negate ? 'NOT EXISTS' : 'EXISTS'} (SELECT 1 FROM ${table} INDEXED BY ${table}_owner WHERE sandbox = ? AND type = ? AND id = r.id AND param = ?${predicate ? ` AND (${predicate})` : ''})`,
+      params: [layer, type, param, ...params],
+    };
+  }
   return {
     sql: `r.id ${negate ? 'NOT IN' : 'IN'} (SELECT id FROM ${table} WHERE sandbox = ? AND type = ? AND param = ?${predicate ? ` AND (${predicate})` : ''})`,
     params: [layer, type, param, ...params],
   };
 }
 
-function conditionSql(ctx: PlanContext, layer: string, type: string, c: Condition): Frag {
+/** Lower = likely more selective, so a better driver. */
+function rank(c: Condition): number {
+  switch (c.kind) {
+    case 'none': return -1;
+    case 'id': return c.not ? 9 : 0;
+    case 'compartment': return 1;
+    case 'param':
+      if (c.modifier === 'not') return 9;
+      return ({ reference: 1, string: 2, uri: 2, token: 3, composite: 3, date: 5, quantity: 6, number: 6 } as Record<string, number>)[c.param.type] ?? 7;
+    case 'chain': return 1.5;
+    case 'has': return 4;
+    case 'text': return 4;
+    default: return 8;
+  }
+}
+
+function conditionSql(ctx: PlanContext, layer: string, type: string, c: Condition, driving = true): Frag {
   switch (c.kind) {
     case 'none':
       return { sql: '0', params: [] };
@@ -113,14 +138,14 @@ function conditionSql(ctx: PlanContext, layer: string, type: string, c: Conditio
       };
     case 'missing': {
       const param = c.param.type === 'reference' ? c.param.code : c.param.code;
-      return inIndex(TABLE[c.param.type], layer, type, param, '', [], c.missing);
+      return inIndex(TABLE[c.param.type], layer, type, param, '', [], c.missing, driving);
     }
     case 'chain': {
       const ors: Frag[] = c.targets.map((t) => {
         const inner = visibleQuery(ctx, t.type, t.conditions);
         return { sql: `(target_type = ? AND target_id IN (SELECT id FROM (${inner.sql})))`, params: [t.type, ...inner.params] };
       });
-      return inIndex('search_reference', layer, type, c.param.code, ors.map((o) => o.sql).join(' OR '), ors.flatMap((o) => o.params));
+      return inIndex('search_reference', layer, type, c.param.code, ors.map((o) => o.sql).join(' OR '), ors.flatMap((o) => o.params), false, driving);
     }
     case 'has': {
       const inner = visibleQuery(ctx, c.sourceType, c.conditions);
@@ -130,17 +155,17 @@ function conditionSql(ctx: PlanContext, layer: string, type: string, c: Conditio
       };
     }
     case 'param':
-      return paramSql(ctx, layer, type, c.param, c.modifier, c.values, c.name);
+      return paramSql(ctx, layer, type, c.param, c.modifier, c.values, c.name, driving);
   }
 }
 
-function paramSql(ctx: PlanContext, layer: string, type: string, param: SearchParam, modifier: string | undefined, values: string[], name: string): Frag {
+function paramSql(ctx: PlanContext, layer: string, type: string, param: SearchParam, modifier: string | undefined, values: string[], name: string, driving: boolean): Frag {
   const ors = values.map((v) => valuePredicate(ctx, param, modifier, v, name));
   const predicate = ors.map((o) => `(${o.sql})`).join(' OR ');
   const params = ors.flatMap((o) => o.params);
-  if (modifier === 'identifier') return inIndex('search_token', layer, type, `${param.code}:identifier`, predicate, params);
+  if (modifier === 'identifier') return inIndex('search_token', layer, type, `${param.code}:identifier`, predicate, params, false, driving);
   // :not is "no value matches" (FHIR R4 3.1.1.4.10), so resources without the element match too.
-  return inIndex(TABLE[param.type], layer, type, param.code, predicate, params, modifier === 'not');
+  return inIndex(TABLE[param.type], layer, type, param.code, predicate, params, modifier === 'not', driving);
 }
 
 function valuePredicate(ctx: PlanContext, param: SearchParam, modifier: string | undefined, value: string, name: string): Frag {

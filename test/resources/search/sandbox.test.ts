@@ -42,5 +42,7 @@ t.test('match() is strict', async (t) => {
   const store = new Store({ path: ':memory:', indexers: [search.indexer] });
   t.teardown(() => store.close());
   const repo = new Repository(store, makeSandbox('default'));
-  t.throws(() => search.match(repo, 'Patient', [['nonsense', '1']]), { status: 400 });
+  let status = 0;
+  try { search.match(repo, 'Patient', [['nonsense', '1']]); } catch (e) { status = (e as { status: number }).status; }
+  t.equal(status, 400);
 });
