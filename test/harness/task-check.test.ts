@@ -1,0 +1,83 @@
+// End to end: `task check` on the example tasks against an in-process server (fixture patients only), and on broken
+// copies of a task, which it must reject for the right reason.
+import t, { type Test } from 'tap';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkTask } from '../../harness/task-check.ts';
+import { GymClient } from '../../harness/gym-client.ts';
+import { startBenchServer } from '../../harness/server.ts';
+import { defaultTasksDir, selectTaskIds } from '../../harness/task-loader.ts';
+
+const server = await startBenchServer({ patients: 0 });
+t.teardown(() => server.close());
+const gym = new GymClient(server.url);
+
+t.test('every example task passes task check', async (t) => {
+  const ids = selectTaskIds(undefined);
+  t.ok(ids.length >= 2);
+  for (const id of ids) {
+    const report = await checkTask(id, gym);
+    t.ok(report.ok, `${id}: ${report.problems.join('\n')}`);
+    t.ok(report.variants.length >= 2, `${id} has fixture variants`);
+  }
+});
+
+t.test('the hyperkalemia binding excludes the patient whose old potassium was high but latest is normal', async (t) => {
+  const report = await checkTask('nephrology/hyperkalemia-ace-inhibitor', gym, { mutation: false });
+  t.same(report.variants, ['hk-okafor', 'hk-ramos']);
+});
+
+const ID = 'nephrology/hyperkalemia-ace-inhibitor';
+
+function brokenCopy(t: Test, edit: (dir: string) => void): string {
+  const root = t.testdir({});
+  cpSync(join(defaultTasksDir, ID), join(root, ID), { recursive: true });
+  edit(join(root, ID));
+  return root;
+}
+
+function replaceIn(path: string, from: string | RegExp, to: string): void {
+  const text = readFileSync(path, 'utf8');
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`no change in ${path}`);
+  writeFileSync(path, next);
+}
+
+// Broken copies import the real graders/lib and harness through absolute paths.
+function absolutize(dir: string): void {
+  for (const file of ['solution.ts', 'grader.ts']) replaceIn(join(dir, file), /'\.\.\/\.\.\/\.\.\/(graders|harness)\//g, `'${join(defaultTasksDir, '..')}/$1/`);
+}
+
+t.test('a checkpoint the solution does not earn: the oracle fails', async (t) => {
+  const root = brokenCopy(t, (dir) => {
+    absolutize(dir);
+    replaceIn(join(dir, 'solution.ts'), "code: '51990-0'", "code: '2160-0'");
+  });
+  const report = await checkTask(ID, gym, { tasksDir: root, mutation: false });
+  t.notOk(report.ok);
+  t.match(report.problems.join('\n'), /oracle fails: repeat_potassium_ordered/);
+});
+
+t.test('a write no checkpoint looks at: the mutation check catches it', async (t) => {
+  const root = brokenCopy(t, (dir) => {
+    absolutize(dir);
+    replaceIn(join(dir, 'grader.ts'), /repeat_potassium_ordered: \(\{ patient, changes \}\) => verdict\(/, 'repeat_potassium_ordered: () => ({ pass: true, evidence: ["vacuous"] }), _unused: ({ patient, changes }) => verdict(');
+    replaceIn(join(dir, 'grader.ts'), "export const checks: Record<string, Check> = {", 'export const checks: Record<string, Check> = {} as Record<string, Check>;\nconst allChecks: Record<string, Check> = {');
+    writeFileSync(join(dir, 'grader.ts'), `${readFileSync(join(dir, 'grader.ts'), 'utf8')}\nfor (const [k, v] of Object.entries(allChecks)) if (k !== '_unused') checks[k] = v;\n`);
+  });
+  const report = await checkTask(ID, gym, { tasksDir: root });
+  t.notOk(report.ok);
+  t.match(report.problems.join('\n'), /dropping write #1 \(create ServiceRequest\) leaves every checkpoint passing/);
+  t.match(report.problems.join('\n'), /null agent passes action_execution checkpoint 'repeat_potassium_ordered'/);
+});
+
+t.test('a binding that matches nobody is an error', async (t) => {
+  const root = brokenCopy(t, (dir) => {
+    absolutize(dir);
+    replaceIn(join(dir, 'task.json'), '"criteria": [', '"criteria": [\n      { "resourceType": "Condition", "params": { "patient": "{patient}" } },');
+  });
+  const report = await checkTask(ID, gym, { tasksDir: root });
+  t.notOk(report.ok);
+  t.same(report.variants, []);
+  t.match(report.problems.join('\n'), /no variant/);
+});
