@@ -25,6 +25,8 @@ export interface FhirRequest {
   context: ServerContext;
   /** Present while the request is an entry of a transaction Bundle. */
   transaction?: TransactionEntryState;
+  /** True while the request is an entry of a batch or transaction Bundle. */
+  bundleEntry?: boolean;
 }
 
 export interface FhirResponse {
@@ -37,6 +39,12 @@ export interface FhirResponse {
    * layer awaits it. Not available inside batch/transaction entries.
    */
   deferred?: Promise<FhirResponse>;
+  /**
+   * A body produced while the client reads it (e.g. $run over stored data), sent with `headers['content-type']`
+   * instead of `body`. Its producer must not hold a database cursor open between chunks. Not available inside
+   * batch/transaction entries.
+   */
+  stream?: AsyncIterable<string>;
 }
 
 export function queryValue(query: QueryParams, name: string): string | undefined {

@@ -105,6 +105,29 @@ export class Repository {
     }
   }
 
+  /**
+   * One page of `scan`: up to `limit` visible live resources of a type with id > `afterId` (from the start when
+   * undefined), ordered by id across both layers (binary collation). Keyset paging: each call runs to completion, so
+   * no cursor stays open between pages (an open better-sqlite3 iterator blocks writes on the shared connection) and
+   * a caller may yield to the event loop between pages. Pass the last id of a page as the next `afterId`.
+   */
+  scanPage(type: string, afterId: string | undefined, limit: number): Resource[] {
+    const [own, ...lower] = this.sandbox.layers;
+    // A compound SELECT with ORDER BY: SQLite merges the two branches, each read in primary-key order, and stops
+    // at LIMIT, so a page costs O(limit) however far into the type it starts.
+    const sql = lower.length === 0
+      ? 'SELECT id, json FROM resource_current WHERE sandbox = ? AND type = ? AND id > ? AND deleted = 0 ORDER BY id LIMIT ?'
+      : `SELECT id, json FROM resource_current WHERE sandbox = ? AND type = ? AND id > ? AND deleted = 0
+         UNION ALL
+         SELECT b.id, b.json FROM resource_current b WHERE b.sandbox = ? AND b.type = ? AND b.id > ? AND b.deleted = 0
+           AND NOT EXISTS (SELECT 1 FROM resource_current o WHERE o.sandbox = ? AND o.type = b.type AND o.id = b.id)
+         ORDER BY id LIMIT ?`;
+    const after = afterId ?? '';
+    const n = sqlInteger(limit);
+    const params = lower.length === 0 ? [own, type, after, n] : [own, type, after, lower[0], type, after, own, n];
+    return (this.prepare(sql).all(...params) as { json: string }[]).map((row) => JSON.parse(row.json) as Resource);
+  }
+
   newId(): string {
     return this.sandbox.newId();
   }

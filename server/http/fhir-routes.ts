@@ -1,5 +1,6 @@
 // The HTTP face of one FHIR base: every method and path below the prefix goes through the FHIR router.
 // Registered at /fhir (the default sandbox) and at /fhir/_session/:sessionId (a gym session).
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FhirRequest, FhirResponse, HttpMethod } from '../fhir-request.ts';
 import { parseQueryString, queryValue } from '../fhir-request.ts';
@@ -60,6 +61,11 @@ export function sendFhir(reply: FastifyReply, response: FhirResponse, query: [st
   reply.code(response.status);
   if (response.headers) reply.headers(response.headers);
   if (!response.headers?.['content-type']) reply.type(FHIR_JSON);
+  if (response.stream) {
+    // Pulled chunk by chunk as the socket drains; Fastify destroys it if the client disconnects.
+    reply.send(Readable.from(response.stream));
+    return;
+  }
   if (response.body === undefined) {
     reply.send();
     return;

@@ -3,6 +3,7 @@
 import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
 import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
 import { badRequest } from '../../resources/outcome.ts';
+import { notSupportedInBundle } from './operation.ts';
 import { route } from '../router.ts';
 import { assertValid, checkReferences } from './write-checks.ts';
 import { singleMatch } from './conditional.ts';
@@ -49,7 +50,7 @@ function batch(req: FhirRequest, entries: BundleEntry[]): Bundle {
       const parsed = parseEntry(req, entry, index);
       return req.repo.transaction(() => {
         rewriteEntryReferences(parsed, batchResolver(conditionalReferenceResolver(req)));
-        return responseEntry(req, parsed, route(childRequest(req, parsed)));
+        return responseEntry(req, parsed, immediateReply(route({ ...childRequest(req, parsed), bundleEntry: true })));
       });
     } catch (err) {
       return failureEntry(asFhirError(err));
@@ -82,7 +83,7 @@ function transaction(req: FhirRequest, entries: BundleEntry[]): Bundle {
     const assignedIds = new Map<number, string>();
     const run = (entry: ParsedEntry) => {
       const state = { assignedId: assignedIds.get(entry.index), pendingReferenceChecks: [] as Resource[] };
-      const reply = atEntry(entry, () => route(childRequest(req, entry, state)));
+      const reply = atEntry(entry, () => immediateReply(route({ ...childRequest(req, entry, state), bundleEntry: true })));
       for (const resource of state.pendingReferenceChecks) pending.push({ entry, resource });
       responses[entry.index] = responseEntry(req, entry, reply);
     };
@@ -101,6 +102,21 @@ function transaction(req: FhirRequest, entries: BundleEntry[]): Bundle {
     for (const { entry, resource } of pending) atEntry(entry, () => checkReferences(req, resource));
     return responseBundle(req, 'transaction-response', responses);
   });
+}
+
+/**
+ * An entry's reply must be a resource available now: Bundle.entry.resource holds a resource, and the Bundle is
+ * answered synchronously. Operations marked `bundleEntry: false` are refused before they run (operation.ts); this
+ * catches any other reply that answers later, streams, or carries rows, as a 400 for the entry rather than an empty
+ * or 500 one.
+ */
+function immediateReply(reply: FhirResponse): FhirResponse {
+  const type = reply.headers?.['content-type'];
+  const tabular = type !== undefined && !/^application\/fhir\+json\b/i.test(type);
+  if (!reply.deferred && !reply.stream && !tabular) return reply;
+  // Work already started finishes on its own; its outcome is not wanted (and must not be an unhandled rejection).
+  reply.deferred?.catch(() => {});
+  throw notSupportedInBundle('This operation');
 }
 
 function atEntry<T>(entry: ParsedEntry, fn: () => T): T {

@@ -1,7 +1,7 @@
 // Extended operations: [base]/$op, [base]/[type]/$op, [base]/[type]/[id]/$op (FHIR R4 3.1.0.11 / 2.36.0 "Operations").
 import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
 import type { OperationLevel, OperationTarget } from '../operations/registry.ts';
-import { methodNotAllowed, notFound } from '../../resources/outcome.ts';
+import { FhirError, issue, methodNotAllowed, notFound } from '../../resources/outcome.ts';
 import { assertKnownType } from './write-checks.ts';
 
 export function operation(req: FhirRequest, name: string, target: OperationTarget): FhirResponse {
@@ -14,5 +14,12 @@ export function operation(req: FhirRequest, name: string, target: OperationTarge
   if (method !== 'POST' && !(method === 'GET' && op.readOnly)) {
     throw methodNotAllowed(`$${name} is invoked with ${op.readOnly ? 'GET or POST' : 'POST'}`);
   }
+  if (req.bundleEntry && op.bundleEntry === false) throw notSupportedInBundle(`$${name}`);
   return op.handler(req, target);
+}
+
+/** 400 for an entry whose interaction cannot run inside a batch or transaction Bundle. */
+export function notSupportedInBundle(what: string): FhirError {
+  return new FhirError(400, [issue('error', 'not-supported',
+    `${what} is not supported in a batch or transaction (its answer is not a resource available at once); call it directly`)]);
 }

@@ -17,6 +17,11 @@ export interface Operation {
   types?: string[];
   /** False when the operation changes state (then only POST may invoke it). */
   readOnly: boolean;
+  /**
+   * False when the operation cannot be a batch/transaction entry because its answer is not a resource available
+   * now (rows, a stream, or a reply from another process); such entries fail before the handler does any work.
+   */
+  bundleEntry?: boolean;
   documentation?: string;
   handler(req: FhirRequest, target: OperationTarget): FhirResponse;
 }

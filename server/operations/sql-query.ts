@@ -136,6 +136,7 @@ export const sqlQueryRunOperation: Operation = {
   name: 'sqlquery-run',
   levels: ['system'],
   readOnly: false,
+  bundleEntry: false,
   documentation: 'Run one read-only SQL SELECT over ViewDefinition tables materialized from this sandbox (row and time limits)',
   handler(req) {
     const parts = operationParameters(req);

@@ -13,6 +13,7 @@ import { CONTENT_TYPES, formatRows, parseRowFormat, type RowFormat } from '../..
 import { localTarget, resourceReferences } from '../../resources/references.ts';
 import { parseJsonKeepingDecimals } from '../../resources/views/precise-json.ts';
 import { rawRunBodies } from '../http/content-type.ts';
+import type { Repository } from '../../resources/storage/repository.ts';
 
 /** The operation's input as parameter parts, from a Parameters body (POST) or the query string (GET). */
 export function operationParameters(req: FhirRequest): ParametersParameter[] {
@@ -106,7 +107,7 @@ export function viewRunInput(req: FhirRequest, target: OperationTarget): ViewRun
   for (const part of inline) {
     if (!part.resource || typeof part.resource !== 'object') throw badRequest('Each resource parameter must carry a resource');
   }
-  let resources: Iterable<Resource> = inline.length > 0 ? inline.map((p) => p.resource as Resource) : req.repo.scan(view.resource);
+  let resources: Iterable<Resource> = inline.length > 0 ? inline.map((p) => p.resource as Resource) : pagedScan(req.repo, view.resource);
 
   const since = primitive(one('_since'));
   if (since !== undefined) {
@@ -123,15 +124,65 @@ export function viewRunInput(req: FhirRequest, target: OperationTarget): ViewRun
   return { view, resources, limit, format };
 }
 
+/** Resources per keyset page of a stored-data scan: one page is parsed and held at a time. */
+export const SCAN_PAGE_SIZE = 500;
+/** Output characters gathered before a chunk is written to the socket (also the size answered without streaming). */
+export const STREAM_CHUNK_CHARS = 64 * 1024;
+
 /**
- * The rows, serialized. The body is built as one string: FhirResponse bodies are strings, and streaming the scan
- * across event-loop turns would hold a better-sqlite3 cursor open, which blocks every write on the shared
- * connection until the client has read the last byte. Memory therefore grows with the output (see the report).
+ * Every visible resource of a type in this sandbox, page by page (Repository.scanPage). No SQLite cursor stays open
+ * between pages, so the consumer may pause across event-loop turns while other requests write. Not a snapshot: a
+ * resource written meanwhile with an id past the current page is seen, one before it is not.
+ */
+export function* pagedScan(repo: Repository, type: string, pageSize = SCAN_PAGE_SIZE): Generator<Resource> {
+  let after: string | undefined;
+  for (;;) {
+    const page = repo.scanPage(type, after, pageSize);
+    yield* page;
+    if (page.length < pageSize) return;
+    after = page[page.length - 1].id;
+  }
+}
+
+/**
+ * The rows, serialized and streamed. The first chunk (up to STREAM_CHUNK_CHARS) is produced before answering, so
+ * bad input that fails on the first rows is still a 4xx OperationOutcome and a small result is an ordinary body;
+ * the rest is produced as the client reads it (Readable.from pulls the next chunk only when the socket drains), so
+ * memory holds one page of resources and one chunk of text however many rows there are. An error after the first
+ * chunk can no longer change the status: the response is aborted (the client sees a truncated body).
  */
 export function viewRunResponse(input: ViewRunInput): FhirResponse {
-  const chunks: string[] = [];
-  for (const chunk of formatRows(runView(input.view, input.resources, input.limit), input.view.columns, input.format)) chunks.push(chunk);
-  return { status: 200, body: chunks.join(''), headers: { 'content-type': CONTENT_TYPES[input.format] } };
+  const headers = { 'content-type': CONTENT_TYPES[input.format] };
+  const chunks = formatRows(runView(input.view, input.resources, input.limit), input.view.columns, input.format);
+  const first = gather(chunks);
+  if (first.done) return { status: 200, body: first.text, headers };
+  return { status: 200, headers, stream: remainingChunks(first.text, chunks) };
+}
+
+/** Up to STREAM_CHUNK_CHARS of output; `done` when the generator has nothing more. */
+function gather(chunks: Iterator<string>): { text: string; done: boolean } {
+  const parts: string[] = [];
+  let size = 0;
+  while (size < STREAM_CHUNK_CHARS) {
+    const next = chunks.next();
+    if (next.done) return { text: parts.join(''), done: true };
+    parts.push(next.value);
+    size += next.value.length;
+  }
+  return { text: parts.join(''), done: false };
+}
+
+async function* remainingChunks(head: string, chunks: Generator<string>): AsyncGenerator<string> {
+  try {
+    yield head;
+    for (;;) {
+      const { text, done } = gather(chunks);
+      if (text.length > 0) yield text;
+      if (done) return;
+    }
+  } finally {
+    chunks.return(undefined); // the client went away: stop the scan
+  }
 }
 
 function makeRunOperation(name: string): Operation {
@@ -140,6 +191,7 @@ function makeRunOperation(name: string): Operation {
     levels: ['type', 'instance'],
     types: ['ViewDefinition'],
     readOnly: true,
+    bundleEntry: false,
     documentation: 'SQL on FHIR v2: run a ViewDefinition over inline resources or this sandbox\'s data; rows as json, ndjson or csv',
     handler: (req, target) => viewRunResponse(viewRunInput(req, target)),
   };
