@@ -14,6 +14,7 @@ import { validateCodeOperation } from './operations/terminology-validate-code.ts
 import { subsumesOperation } from './operations/terminology-subsumes.ts';
 import { translateOperation } from './operations/terminology-translate.ts';
 import { everythingOperation } from './operations/everything.ts';
+import { evidenceOperation } from './operations/evidence.ts';
 import { viewDefinitionRunOperation, viewRunOperation } from './operations/view-run.ts';
 import { sqlQueryRunOperation } from './operations/sql-query.ts';
 import { registerBodyParsers } from './http/content-type.ts';
@@ -50,6 +51,7 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
   const operations = new OperationRegistry().register(validateOperation)
     .register(viewRunOperation).register(viewDefinitionRunOperation).register(sqlQueryRunOperation)
     .register(everythingOperation)
+    .register(evidenceOperation)
     .register(lookupOperation)
     .register(expandOperation)
     .register(validateCodeOperation)
