@@ -7,7 +7,9 @@ import type { Store } from '../resources/storage/store.ts';
 import { validateResource } from '../resources/validation/validate.ts';
 import type { GeneratedBatch } from './generate.ts';
 
-export class InvalidSeedResourceError extends Error {}
+export class InvalidSeedResourceError extends Error {
+  override name = 'InvalidSeedResourceError';
+}
 
 export interface LoadOptions {
   /** The dataset reference date: the base layer's clock starts there (lastUpdated is deterministic). */
