@@ -210,7 +210,8 @@ function claimsOfSentence(text: string, sentence: Sentence, vocab: Vocabulary): 
         if (/\b(about|approximately|around|roughly)\b|~/i.test(after.slice(0, v.index + v[0].length))) claim.value.comparator = '~';
         claim.negated = false;
         claim.assertion = HEDGE.test(clause) && /\b(goal|target|if|would|should)\b/i.test(clause) ? 'plan' : 'fact';
-        const date = dateFor(dates, claim.span.end, next, clause) ?? sentence.sectionDate;
+        const firstResult = mentions.find((x) => (x.kind === 'observation' || x.kind === 'panel'))?.start ?? m.start;
+        const date = dateFor(dates, claim.span.end, next, firstResult) ?? sentence.sectionDate;
         if (date) claim.date = date;
         // "from 45 to 28": the first number is an earlier value, the second the current one.
         const rest = after.slice(v.index + v[0].length);
@@ -319,16 +320,15 @@ function medicationStatus(clause: string, after: string): NonNullable<Claim['sta
   return 'active';
 }
 
-/** The date of a result: the first date after it (before the next mention), else one in the clause before it. */
-function dateFor(dates: NoteDate[], from: number, to: number, clause: string): NoteDate | undefined {
+/**
+ * The date of a result: the first date right after it (before the next mention), else a date that opens the sentence
+ * before its first result ("On 2026-03-02 K was 5.9, Cr 2.1") - never the date of another result.
+ */
+function dateFor(dates: NoteDate[], from: number, to: number, firstResult: number): NoteDate | undefined {
   const afterIt = dates.find((d) => d.start >= from && d.start < Math.max(to, from + 1) && d.start - from <= 40);
   if (afterIt) return afterIt;
-  const inClause = findDates(clause);
-  if (inClause.length) {
-    const last = inClause[inClause.length - 1];
-    return dates.find((d) => d.text === last.text && d.start < from) ?? undefined;
-  }
-  return undefined;
+  const opening = dates.filter((d) => d.end <= firstResult);
+  return opening[opening.length - 1];
 }
 
 function laterality(text: string, sentence: Sentence, m: Mention): Claim['laterality'] {

@@ -80,10 +80,10 @@ export function verifyClaim(claim: Claim, chart: PatientChart, vocab: Vocabulary
       else if (outcome.related.some((r) => cited.has(refOf(r)))) {
         const wrong = outcome.related.filter((r) => cited.has(refOf(r)));
         citationProblems.push(`cited ${wrong.map(refOf).join(', ')} does not state this`);
-        outcome = { ...outcome, verdict: 'contradicted', conflicting: wrong, reason: `the cited resource says otherwise (${outcome.reason})` };
+        outcome = { ...outcome, verdict: 'contradicted', supporting: [], conflicting: wrong, reason: `the cited resource says otherwise (${outcome.reason})` };
       } else {
         if (!citationProblems.length) citationProblems.push(`cited ${[...cited].join(', ')} is not about ${claim.concept.display}`);
-        outcome = { ...outcome, verdict: 'unsupported', reason: `no cited resource supports it (${outcome.reason})` };
+        outcome = { ...outcome, verdict: 'unsupported', supporting: [], reason: `no cited resource supports it (${outcome.reason})` };
       }
     }
   }

@@ -57,7 +57,7 @@ export function words(text: string): { text: string; start: number; end: number 
 
 /** Short terms and abbreviations with inner capitals ("K", "eGFR", "HbA1c") must match exactly as written. */
 function isCaseSensitive(term: string): boolean {
-  return term.replace(/[^\p{L}\p{N}]/gu, '').length <= 3 || /\p{Lu}/u.test(term.slice(1));
+  return term.replace(/[^\p{L}\p{N}]/gu, '').length <= 3 || words(term).some((w) => /\p{Lu}/u.test(w.text.slice(1)));
 }
 
 export class Vocabulary {
