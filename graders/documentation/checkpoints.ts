@@ -77,7 +77,7 @@ export function claimStatesFact(v: ClaimVerification, fact: KeyFact): boolean {
  * `documentation.covers`: every key fact is stated by a claim that the chart supports (results: the same value). Score
  * = share of facts covered; passes when all are (or `minCoverage` of them).
  */
-export function covers(note: NoteInput, keyFacts: KeyFact[], chart: PatientChart | Resource[], options: DocumentationOptions & { minCoverage?: number } = {}): CheckResult & { score: number } {
+export function covers(note: NoteInput, keyFacts: KeyFact[], chart: PatientChart | Resource[], options: DocumentationOptions & { minCoverage?: number } = {}): CheckResult & { score: number; evidence: string[] } {
   const { verifications } = check(note, chart, options);
   const evidence: string[] = [];
   let covered = 0;
@@ -96,7 +96,7 @@ export function covers(note: NoteInput, keyFacts: KeyFact[], chart: PatientChart
  * `documentation.grounded`: no contradicted claim and at most `maxUnsupported` unsupported ones (default 0).
  * Score = supported share of the checkable claims.
  */
-export function grounded(note: NoteInput, chart: PatientChart | Resource[], options: DocumentationOptions & { maxUnsupported?: number } = {}): CheckResult & { score: number } {
+export function grounded(note: NoteInput, chart: PatientChart | Resource[], options: DocumentationOptions & { maxUnsupported?: number } = {}): CheckResult & { score: number; evidence: string[] } {
   const { verifications } = check(note, chart, options);
   const r = summarize(verifications);
   const bad = verifications.filter((v) => v.verdict === 'contradicted' || v.verdict === 'unsupported');
