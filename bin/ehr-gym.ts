@@ -38,7 +38,7 @@ program
   .description('generate the synthetic population (deterministic per --patients and --seed) into the database and/or NDJSON')
   .option('--patients <n>', 'number of patients', positiveInt, 250)
   .option('--seed <s>', 'random seed', nonNegativeInt, 1)
-  .option('--db <path>', 'SQLite database to load into (its base layer is replaced); default unless only --ndjson is given')
+  .option('--db <path>', 'SQLite database to load into (its base layer is replaced); the default database unless --ndjson or --card is given')
   .option('--ndjson <dir>', 'also write FHIR Bulk Data NDJSON, one file per resource type')
   .option('--stats', 'print the dataset card (and store it in the dataset metadata)')
   .option('--card <file>', 'write the dataset card to this Markdown file (implies --stats)')
@@ -49,7 +49,8 @@ program
     const { dirname } = await import('node:path');
     const { seedPopulation } = await import('../seed/index.ts');
     if (opts.referenceDate !== undefined && Number.isNaN(Date.parse(opts.referenceDate))) throw new InvalidArgumentError('--reference-date must be an ISO instant');
-    const dbPath = opts.db ?? (opts.ndjson ? undefined : process.env.EHR_GYM_DB ?? 'data/ehr-gym.sqlite');
+    // The database is loaded when --db is given, or when no other output (--ndjson, --card) is asked for.
+    const dbPath = opts.db ?? (opts.ndjson || opts.card ? undefined : process.env.EHR_GYM_DB ?? 'data/ehr-gym.sqlite');
     let store;
     if (dbPath) {
       const { Store } = await import('../resources/storage/store.ts');

@@ -1,5 +1,6 @@
 // The synthetic population: generate (streaming, deterministic), validate, load into the base layer, write NDJSON,
 // and describe the result in the dataset metadata and card.
+import { createHash } from 'node:crypto';
 import { SingleBar, Presets } from 'cli-progress';
 import type { Store } from '../resources/storage/store.ts';
 import { BASE_LAYER } from '../resources/storage/sandbox.ts';
@@ -46,6 +47,8 @@ export interface DatasetMetadata {
   mess: MessRates;
   modules: string[];
   resources: number;
+  /** Fingerprint of the index tables' DDL the population was indexed under. */
+  indexSchema: string;
 }
 
 export interface SeedResult {
@@ -88,6 +91,7 @@ export function seedPopulation(options: SeedOptions): SeedResult {
   const metadata: DatasetMetadata = {
     generator: 'ehr-gym seed', formatVersion: 1, seed: options.seed, patients: options.patients, referenceDate,
     clean: !!options.clean, mess, modules: MODULES.map((m) => m.key), resources,
+    indexSchema: options.store ? indexFingerprint(options.store) : '',
   };
   const result: SeedResult = { metadata };
   if (stats) {
@@ -107,9 +111,26 @@ export function seedPopulation(options: SeedOptions): SeedResult {
  * false when the base layer already held data.
  */
 export function ensureDefaultPopulation(store: Store, options: { patients: number; seed: number; progress: boolean }): boolean {
-  if (store.countIn(BASE_LAYER) > 0) return false;
-  seedPopulation({ store, patients: options.patients, seed: options.seed, progress: options.progress, stats: true });
+  if (store.countIn(BASE_LAYER) > 0) {
+    // A population indexed under another index schema would answer searches wrongly: rebuild it, same settings.
+    const meta = datasetMetadata(store);
+    if (!meta || meta.indexSchema === indexFingerprint(store)) return false;
+    console.error('ehr-gym: the search index schema changed since the population was loaded; rebuilding it.');
+    seedPopulation({ store, patients: meta.patients, seed: meta.seed, clean: meta.clean, referenceDate: meta.referenceDate, progress: options.progress && process.stderr.isTTY, stats: true });
+    return true;
+  }
+  // Without a terminal the bar does not render: say what is happening in plain lines instead.
+  const plain = options.progress && !process.stderr.isTTY;
+  const started = performance.now();
+  if (plain) console.error(`ehr-gym: building the default population (${options.patients} patients, seed ${options.seed})...`);
+  const result = seedPopulation({ store, patients: options.patients, seed: options.seed, progress: options.progress && !plain, stats: true });
+  if (plain) console.error(`ehr-gym: ${result.metadata.resources} resources loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return true;
+}
+
+/** A short hash of the store's index DDL. */
+export function indexFingerprint(store: Store): string {
+  return createHash('sha256').update(store.indexers.map((i) => i.schema).join('\n')).digest('hex').slice(0, 16);
 }
 
 /** The metadata of the population a store holds, if any. */

@@ -45,7 +45,7 @@ export const coronaryDisease: ClinicalModule = {
 export const heartFailure: ClinicalModule = {
   key: 'heartFailure', title: 'Heart failure', specialty: 'cardiology', condition: HEART_FAILURE,
   // AHA 2023 statistics: ~2.3% of adults; 65+ ~7%; more with coronary disease and hypertension.
-  onset: (chart, planned) => chronicOnset(chart, byAge(chart.age, [0.002, 0.015, 0.07]) * (planned.has('cad') ? 3 : 1) * (planned.has('hypertension') ? 1.4 : 0.8), 40, 8),
+  onset: (chart, planned) => chronicOnset(chart, byAge(chart.age, [0.002, 0.012, 0.05]) * (planned.has('cad') ? 2.5 : 1) * (planned.has('hypertension') ? 1.4 : 0.8), 40, 8),
   run(chart, onset) {
     chart.flags.add('hf-reduced-ef');
     chart.modify('NTBNP', (t, v) => (t >= onset - 30 * DAY ? v + 900 + chart.rng.between(0, 1500) - (chart.onMed('6918', t) || chart.onMed('20352', t) ? 400 : 0) : v));
@@ -95,7 +95,7 @@ export const heartFailure: ClinicalModule = {
 export const atrialFibrillation: ClinicalModule = {
   key: 'afib', title: 'Atrial fibrillation', specialty: 'cardiology', condition: AFIB,
   // ~2% of adults, ~9% at 65+ (AHA / CDC).
-  onset: (chart, planned) => chronicOnset(chart, byAge(chart.age, [0.002, 0.02, 0.09]) * (planned.has('heartFailure') ? 2.5 : 1), 40, 10),
+  onset: (chart, planned) => chronicOnset(chart, byAge(chart.age, [0.002, 0.015, 0.065]) * (planned.has('heartFailure') ? 2 : 1), 40, 10),
   run(chart, onset) {
     chart.modify('HR', (t, v) => (t >= onset - 5 * DAY && t < onset ? v + 35 : v));
     const ed = chart.visit(onset - 2 * DAY, { kind: 'EMER', specialty: 'emergency', reason: 'Palpitations', type: '50849002' });

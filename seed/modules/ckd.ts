@@ -13,7 +13,7 @@ export const CKD_STAGES = {
 export const ckd: ClinicalModule = {
   key: 'ckd', title: 'Chronic kidney disease', specialty: 'nephrology', condition: { icd: 'N18.31', snomed: '433144002', text: 'Chronic kidney disease stage 3' },
   // CKD stage 3-4 (USRDS/CDC CKD surveillance: ~6% of adults, 65+ ~ 20%); diabetes and hypertension double the risk.
-  onset: (chart, planned) => chronicOnset(chart, byAge(chart.age, [0.004, 0.04, 0.14]) * (planned.has('diabetes') ? 2 : 1) * (planned.has('hypertension') ? 1.6 : 1), 35, 10),
+  onset: (chart, planned) => chronicOnset(chart, byAge(chart.age, [0.004, 0.035, 0.11]) * (planned.has('diabetes') ? 2 : 1) * (planned.has('hypertension') ? 1.6 : 1), 35, 10),
   run(chart, onset) {
     const atDx = chart.rng.between(42, 56);
     const slope = chart.rng.between(1.5, 4.5); // mL/min/1.73m2 lost per year

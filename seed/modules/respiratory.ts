@@ -9,7 +9,7 @@ export const copd = simpleChronic({
   key: 'copd', title: 'COPD', specialty: 'pulmonology',
   condition: { icd: 'J44.9', snomed: '13645005', text: 'Chronic obstructive pulmonary disease' },
   // CDC BRFSS 2021: 4.6% of adults; mostly current/former smokers, rising with age.
-  prevalence: (c) => byAge(c.age, [0.01, 0.05, 0.1]) * (c.smoking === 'current' ? 3 : c.smoking === 'former' ? 2 : 0.3), minAge: 40, maxYears: 12,
+  prevalence: (c) => byAge(c.age, [0.008, 0.035, 0.06]) * (c.smoking === 'current' ? 3 : c.smoking === 'former' ? 2 : 0.3), minAge: 40, maxYears: 12,
   drugs: [DRUGS.tiotropium], followUpMonths: 6,
   effects: (c, onset) => c.modify('SPO2', (t, v) => (t >= onset ? v - 3 : v)),
   workup: (c, v) => {

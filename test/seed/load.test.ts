@@ -73,6 +73,20 @@ t.test('ensureDefaultPopulation builds only into an empty base layer', async (t)
   t.equal(store.countIn('base'), count, 'nothing rebuilt or added');
 });
 
+t.test('ensureDefaultPopulation rebuilds a population indexed under another index schema, with its own settings', async (t) => {
+  const store = newStore();
+  t.teardown(() => store.close());
+  seedPopulation({ store, patients: 2, seed: 9, clean: true });
+  const meta = datasetMetadata(store)!;
+  t.equal(ensureDefaultPopulation(store, { patients: 5, seed: 1, progress: false }), false, 'same schema: kept');
+  store.setMetadata('dataset', JSON.stringify({ ...meta, indexSchema: 'stale' }));
+  t.equal(ensureDefaultPopulation(store, { patients: 5, seed: 1, progress: false }), true, 'stale schema: rebuilt');
+  const rebuilt = datasetMetadata(store)!;
+  t.same([rebuilt.seed, rebuilt.patients, rebuilt.clean], [9, 2, true], 'the stored settings, not the defaults');
+  t.equal(rebuilt.indexSchema, meta.indexSchema);
+  t.equal(store.countIn('base'), rebuilt.resources);
+});
+
 t.test('seeding again replaces the base layer', async (t) => {
   const store = newStore();
   t.teardown(() => store.close());
