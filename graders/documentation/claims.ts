@@ -202,7 +202,9 @@ function claimsOfSentence(text: string, sentence: Sentence, vocab: Vocabulary): 
       const previous = mentions[i - 1];
       if (previous?.kind === 'medication' && /^\s+$/.test(text.slice(previous.end, m.start))) continue;
       const v = VALUE_RE.exec(after);
-      if (v && !/\b(goal|target)\b/i.test(clause + after.slice(0, v.index))) {
+      // "calcium 1200 mg daily" is a supplement dose, not a result.
+      const doseFollows = v && !v[4] && /^\s*(mg|mcg|µg|g|units?|iu|tablets?|capsules?)\b(?!\s*\/)/i.test(after.slice(v.index + v[0].length));
+      if (v && !doseFollows && !/\b(goal|target)\b/i.test(clause + after.slice(0, v.index))) {
         const gap = after.slice(0, v.index + v[0].length);
         const claim = base(m, 'result', m.end + v.index + v[0].length);
         const decimals = (v[2].split('.')[1] ?? '').length;

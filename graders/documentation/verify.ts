@@ -282,8 +282,9 @@ function verifyMedication(claim: Claim, chart: PatientChart, vocab: Vocabulary, 
     return { verdict: 'supported', supporting: past, related: orders, conflicting: [], reason: `no active ${name} order` };
   }
   if (claim.status === 'stopped') {
-    if (past.length) return { verdict: 'supported', supporting: past, related: orders, conflicting: [], reason: `${name} order ${past[0].status}` };
+    // A drug re-ordered at another dose has a stopped order too, but the drug itself was not discontinued.
     if (current.length) return { verdict: plan('contradicted'), supporting: [], related: orders, conflicting: current, reason: `${name} is still active` };
+    if (past.length) return { verdict: 'supported', supporting: past, related: orders, conflicting: [], reason: `${name} order ${past[0].status}` };
     return { verdict: plan('unsupported'), supporting: [], related: orders, conflicting: [], reason: `no ${name} order in the chart` };
   }
   const fitting = current.filter((o) => doseMatches(claim, o));

@@ -75,6 +75,15 @@ export function rankEvidence(chart: PatientChart, query: EvidenceQuery, catalog:
   }
   for (const list of series.values()) list.sort((a, b) => timeMillis(b) - timeMillis(a));
 
+  // Problems and drug orders repeat too (a diagnosis re-recorded, a drug re-ordered): later copies rank lower.
+  const repeats = new Map<string, Resource[]>();
+  for (const r of resources) {
+    if (r.resourceType === 'Observation') continue;
+    const key = `${r.resourceType}:${conceptKey(r, vocab)}`;
+    repeats.set(key, [...(repeats.get(key) ?? []), r]);
+  }
+  for (const list of repeats.values()) list.sort((a, b) => Number(isCurrent(b)) - Number(isCurrent(a)) || timeMillis(b) - timeMillis(a));
+
   const items: RankedEvidence[] = [];
   for (const r of resources) {
     if (timeMillis(r) > asOf + DAY) continue;
@@ -112,7 +121,16 @@ export function rankEvidence(chart: PatientChart, query: EvidenceQuery, catalog:
           factor *= 1.2;
         }
       }
-    } else if (r.resourceType === 'Condition') {
+    } else {
+      const list = repeats.get(`${r.resourceType}:${conceptKey(r, vocab)}`) ?? [r];
+      const rank = Math.max(0, list.indexOf(r));
+      if (list.length > 1) {
+        reason.seriesRank = rank;
+        reason.seriesLength = list.length;
+      }
+      factor *= 1 / (1 + rank);
+    }
+    if (r.resourceType === 'Condition') {
       const status = (r as Condition).clinicalStatus?.coding?.[0]?.code ?? 'active';
       reason.status = status;
       factor *= ['active', 'recurrence', 'relapse'].includes(status) ? 1 : 0.6;
@@ -121,7 +139,7 @@ export function rankEvidence(chart: PatientChart, query: EvidenceQuery, catalog:
       reason.status = status;
       reason.ageDays = Math.round(ageDays);
       factor *= ['active', 'on-hold', 'draft', 'intended'].includes(status) ? 1 : 0.6 * (0.5 + 0.5 * Math.exp(-ageDays / 365));
-    } else {
+    } else if (r.resourceType !== 'Observation') {
       reason.ageDays = Math.round(ageDays);
       factor *= 0.6 + 0.4 * Math.exp(-ageDays / 365);
     }
@@ -137,6 +155,19 @@ export class UnknownTopicError extends Error {
   constructor(readonly topic: string, readonly known: string[]) {
     super(`Unknown evidence topic '${topic}'; known topics: ${known.join(', ')}`);
   }
+}
+
+/** Whether a problem or order is current (active problem, active order). */
+function isCurrent(r: Resource): boolean {
+  const rec = r as { status?: string; clinicalStatus?: { coding?: { code?: string }[] } };
+  if (r.resourceType === 'Condition') return ['active', 'recurrence', 'relapse', undefined].includes(rec.clinicalStatus?.coding?.[0]?.code);
+  return ['active', 'on-hold', 'draft', 'intended', undefined].includes(rec.status);
+}
+
+/** One key per concept: the drug ingredient, else the first SNOMED CT / LOINC / other code, else the text. */
+function conceptKey(r: Resource, vocab: Vocabulary): string {
+  const codes = [...itemCodes(r, vocab)];
+  return codes.find((c) => vocab.concept('medication', c)) ?? codes.find((c) => c.startsWith('http://snomed.info/sct|')) ?? codes.sort()[0] ?? conceptOf(r)?.text ?? refOf(r);
 }
 
 /** Codes an item stands for: its codings expanded (ingredients, maps), and for free-text drugs the names in the text. */

@@ -43,6 +43,7 @@ interface TermsFile {
   stop: string[];
   specialties: Record<string, string[]>;
   blocked?: string[];
+  caseSensitive?: string[];
 }
 
 const BLOCKED: ConceptRef = { kind: 'procedure', display: '', codes: [] };
@@ -55,9 +56,9 @@ export function words(text: string): { text: string; start: number; end: number 
   return [...text.matchAll(WORD)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length }));
 }
 
-/** Short terms and abbreviations with inner capitals ("K", "eGFR", "HbA1c") must match exactly as written. */
-function isCaseSensitive(term: string): boolean {
-  return term.replace(/[^\p{L}\p{N}]/gu, '').length <= 3 || words(term).some((w) => /\p{Lu}/u.test(w.text.slice(1)));
+/** Terms of one or two characters ("K", "Na", "HR") and listed abbreviations ("BUN") must match exactly as written. */
+function isCaseSensitive(term: string, listed: Set<string>): boolean {
+  return term.replace(/[^\p{L}\p{N}]/gu, '').length <= 2 || listed.has(term);
 }
 
 export class Vocabulary {
@@ -66,9 +67,11 @@ export class Vocabulary {
   /** system|code -> codes it also stands for (ingredients, map targets). */
   private readonly related = new Map<string, Set<string>>();
   readonly concepts = new Map<string, ConceptRef>();
+  private readonly caseSensitive: Set<string>;
 
   constructor(readonly index: TerminologyIndex, extra: TermsFile = readTermsFile()) {
     const stop = new Set(extra.stop.map((s) => s.toLowerCase()));
+    this.caseSensitive = new Set(extra.caseSensitive ?? []);
     this.buildRelations();
     const add = (key: string, kind: ConceptKind, term: string) => {
       const concept = this.concepts.get(`${kind}:${key}`);
@@ -158,7 +161,7 @@ export class Vocabulary {
     if (ws.length === 0) return;
     const key = ws.map((w) => w.text.toLowerCase()).join(' ');
     const list = this.terms.get(key) ?? [];
-    const caseSensitive = isCaseSensitive(term);
+    const caseSensitive = isCaseSensitive(term, this.caseSensitive);
     const original = ws.map((w) => w.text).join(' ');
     // Two concepts of the same kind under one word (e.g. "Weight" twice): keep them as one, codes united.
     const same = list.find((t) => t.concept.kind === concept.kind && t.caseSensitive === caseSensitive && (!caseSensitive || t.original === original));
