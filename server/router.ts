@@ -12,27 +12,32 @@ import { compartmentSearch, search } from './interactions/search.ts';
 import { capabilities } from './interactions/capabilities.ts';
 import { batchOrTransaction } from './interactions/batch.ts';
 import { operation } from './interactions/operation.ts';
-import { badRequest, methodNotAllowed, notFound } from '../resources/outcome.ts';
+import { badRequest, FhirError, methodNotAllowed, notFound } from '../resources/outcome.ts';
 
 export function route(req: FhirRequest): FhirResponse {
   const segments = req.path.split('/').filter((s) => s.length > 0).map(decodeSegment);
   const method = req.method === 'HEAD' ? 'GET' : req.method;
   const [first, second, third, fourth] = segments;
-  const unsupported = () => methodNotAllowed(`${req.method} is not supported on /${segments.join('/')}`);
+  // RFC 7231 6.5.5: a 405 names the methods the path does support in an Allow header.
+  const unsupported = (...allowed: string[]) => {
+    const error = methodNotAllowed(`${req.method} is not supported on /${segments.join('/')}; use ${allowed.join(' or ')}`);
+    const allow = allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
+    return new FhirError(error.status, error.outcome, { allow: allow.join(', ') });
+  };
 
   switch (segments.length) {
     case 0:
       if (method === 'GET') return search(req, undefined, '');
       if (method === 'POST') return batchOrTransaction(req);
-      throw unsupported();
+      throw unsupported('GET', 'POST');
     case 1:
       if (first === 'metadata') {
         if (method === 'GET') return capabilities(req);
-        throw unsupported();
+        throw unsupported('GET');
       }
       if (first === '_history') {
         if (method === 'GET') return history(req);
-        throw unsupported();
+        throw unsupported('GET');
       }
       if (first === '_search' && method === 'POST') return search(req, undefined, '_search');
       if (first.startsWith('$')) return operation(req, first.slice(1), {});
@@ -43,15 +48,15 @@ export function route(req: FhirRequest): FhirResponse {
         case 'DELETE': return conditionalDelete(req, first);
         case 'PATCH': return conditionalPatch(req, first);
       }
-      throw unsupported();
+      throw unsupported('GET', 'POST', 'PUT', 'DELETE', 'PATCH');
     case 2:
       if (second === '_search') {
         if (method === 'POST') return search(req, first, `${first}/_search`);
-        throw unsupported();
+        throw unsupported('POST');
       }
       if (second === '_history') {
         if (method === 'GET') return history(req, first);
-        throw unsupported();
+        throw unsupported('GET');
       }
       if (second.startsWith('$')) return operation(req, second.slice(1), { type: first });
       switch (method) {
@@ -60,19 +65,19 @@ export function route(req: FhirRequest): FhirResponse {
         case 'DELETE': return deleteResource(req, first, second);
         case 'PATCH': return patch(req, first, second);
       }
-      throw unsupported();
+      throw unsupported('GET', 'PUT', 'DELETE', 'PATCH');
     case 3:
       if (third === '_history') {
         if (method === 'GET') return history(req, first, second);
-        throw unsupported();
+        throw unsupported('GET');
       }
       if (third.startsWith('$')) return operation(req, third.slice(1), { type: first, id: second });
       if (method === 'GET') return compartmentSearch(req, first, second, third);
-      throw unsupported();
+      throw unsupported('GET');
     case 4:
       if (third === '_history') {
         if (method === 'GET') return vread(req, first, second, fourth);
-        throw unsupported();
+        throw unsupported('GET');
       }
   }
   throw notFound(`No FHIR interaction at /${segments.join('/')}`);

@@ -40,10 +40,20 @@ t.test('inject: delete honours If-Match', async (t) => {
 
 t.test('inject: 405 for methods a path does not support', async (t) => {
   const { app } = injectApp(t);
-  assertOutcome(t, await app.inject({ method: 'DELETE', url: '/fhir/metadata' }), 405, 'not-supported');
-  assertOutcome(t, await app.inject({ method: 'DELETE', url: '/fhir/_history' }), 405);
+  // RFC 7231 6.5.5: a 405 carries an Allow header naming what the path supports.
+  const metadata = await app.inject({ method: 'DELETE', url: '/fhir/metadata' });
+  assertOutcome(t, metadata, 405, 'not-supported');
+  t.equal(metadata.headers.allow, 'GET, HEAD');
+  const history = await app.inject({ method: 'DELETE', url: '/fhir/_history' });
+  assertOutcome(t, history, 405);
+  t.equal(history.headers.allow, 'GET, HEAD');
   assertOutcome(t, await app.inject({ method: 'DELETE', url: '/fhir/Patient/_history' }), 405);
-  assertOutcome(t, await app.inject({ method: 'DELETE', url: '/fhir' }), 405);
+  const base = await app.inject({ method: 'DELETE', url: '/fhir' });
+  assertOutcome(t, base, 405);
+  t.equal(base.headers.allow, 'GET, POST, HEAD');
+  const search = await app.inject({ method: 'PUT', url: '/fhir/Patient/_search', headers: JSON_HEADERS, payload: '{}' });
+  assertOutcome(t, search, 405);
+  t.equal(search.headers.allow, 'POST');
 });
 
 t.test('inject: conditional delete DELETE [type]?criteria (3.1.0.7.1)', async (t) => {
