@@ -211,7 +211,9 @@ function claimsOfSentence(text: string, sentence: Sentence, vocab: Vocabulary): 
         claim.value = { value: Number(v[2]), decimals, ...(v[4] ? { unit: v[4] } : {}), ...(v[1] ? { comparator: v[1] } : {}), ...(v[3] ? { second: Number(v[3]) } : {}) };
         if (/\b(about|approximately|around|roughly)\b|~/i.test(after.slice(0, v.index + v[0].length))) claim.value.comparator = '~';
         claim.negated = false;
-        claim.assertion = HEDGE.test(clause) && /\b(goal|target|if|would|should)\b/i.test(clause) ? 'plan' : 'fact';
+        // Thresholds in recommendations ("consider an SGLT2 inhibitor while eGFR is 20 or more") are not chart facts.
+        const conditional = /\b(while|if|when|unless|until|once|whether|goal|target|keep|maintain)\b[^.;]*$/i.test(text.slice(sentence.start, m.start));
+        claim.assertion = inPlan || conditional || HEDGE.test(clause) && /\b(goal|target|if|would|should)\b/i.test(clause) ? 'plan' : 'fact';
         const firstResult = mentions.find((x) => (x.kind === 'observation' || x.kind === 'panel'))?.start ?? m.start;
         const date = dateFor(dates, claim.span.end, next, firstResult) ?? sentence.sectionDate;
         if (date) claim.date = date;
