@@ -7,3 +7,4 @@ export { noteTextOf, noteDateOf, type NoteInput } from './note-text.ts';
 export { chartFromFhir } from './chart-source.ts';
 export { PatientChart } from '../../resources/evidence/chart.ts';
 export { vocabulary, Vocabulary } from '../../resources/evidence/vocabulary.ts';
+export { judgeNote, judgeConfigFromEnv, JUDGE_PROMPT, type JudgeConfig, type JudgeResult, type RubricItem } from './judge.ts';
