@@ -30,6 +30,8 @@ export interface Visit {
   results: string[];
   plan: string[];
   vitalsText?: string;
+  /** Measured blood pressure, when vitals were taken. */
+  bp?: [systolic: number, diastolic: number];
   noteType: '11506-3' | '11488-4' | '18842-5' | '34117-2';
   /** No note at all for this visit. */
   silent?: boolean;
@@ -452,6 +454,7 @@ export class Chart {
     const sat = vital('2708-6', spo2, '%');
     sat.code = { coding: [codingOf(LOINC, '2708-6'), codingOf(LOINC, '59408-5')], text: 'SpO2' };
     this.resources.push(sat);
+    visit.bp = [sbp, dbp];
     visit.vitalsText = `BP ${sbp}/${dbp} mmHg, HR ${hr}/min, RR ${rr}/min, T ${temp} C, SpO2 ${spo2}%, weight ${weight} kg, BMI ${bmi} kg/m2`;
   }
 
@@ -575,6 +578,39 @@ export class Chart {
       (reason ? `Indication: ${reason}\n` : '') + `Impression: ${conclusion}\n`;
     this.document(visit, '18748-4', text, t + 3 * HOUR, radiologist, `${title} report`);
     visit.results.push(`${title}: ${conclusion}`);
+  }
+
+  /** An open lab order to be drawn before a future visit (status active, occurrence after the reference date). */
+  futureOrder(lab: LabKey | PanelKey, at: number, clinician: Clinician, reasonKey?: string): void {
+    const loinc = lab in PANELS ? PANELS[lab as PanelKey].loinc : LABS[lab as LabKey].loinc;
+    const cond = reasonKey ? this.conditions.get(reasonKey) : undefined;
+    this.resources.push({
+      resourceType: 'ServiceRequest', id: this.newId('sr'), status: 'active', intent: 'order',
+      category: [cc(SNOMED, '108252007')], code: cc(LOINC, loinc),
+      subject: ref('Patient', this.patientId), authoredOn: this.instant(Math.min(at - 14 * DAY, this.ref - DAY)),
+      occurrenceDateTime: formatInstant(this.clinicTime(at)), requester: ref('Practitioner', clinician.practitionerId),
+      ...(cond ? { reasonReference: [ref('Condition', cond.id)] } : {}),
+    } satisfies ServiceRequest);
+  }
+
+  /** A biopsy with its surgical pathology report (DiagnosticReport with conclusion, and the report document). */
+  pathology(visit: Visit, site: string, conclusion: string): void {
+    const t = visit.start + HOUR;
+    const procId = this.newId('proc');
+    this.resources.push({
+      resourceType: 'Procedure', id: procId, status: 'completed', code: cc(SNOMED, '86273004', `Biopsy of ${site}`),
+      subject: ref('Patient', this.patientId), encounter: ref('Encounter', visit.id),
+      performedDateTime: this.instant(t), performer: [{ actor: ref('Practitioner', visit.clinician.practitionerId) }],
+    });
+    const reported = t + 2 * DAY;
+    this.resources.push({
+      resourceType: 'DiagnosticReport', id: this.newId('dr'), status: 'final',
+      category: [cc(HL7.diagnosticService, 'SP')], code: cc(SNOMED, '86273004', `Surgical pathology: ${site} biopsy`),
+      subject: ref('Patient', this.patientId), encounter: ref('Encounter', visit.id),
+      effectiveDateTime: this.instant(t), issued: formatInstant(reported),
+      performer: [ref('Organization', this.ctx.staff.healthSystemId)], conclusion,
+    } satisfies DiagnosticReport);
+    visit.results.push(`Pathology (${site} biopsy): ${conclusion}`);
   }
 
   procedure(visit: Visit, code: string, note?: string): void {

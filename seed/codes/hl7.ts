@@ -27,7 +27,7 @@ export const HL7: Record<string, CodeTable> = {
   } },
   identifierType: { system: T + 'v2-0203', title: 'Identifier Type', concepts: { MR: 'Medical record number', NPI: 'National provider identifier' } },
   diagnosticService: { system: T + 'v2-0074', title: 'Diagnostic Service Section Id', concepts: {
-    LAB: 'Laboratory', RAD: 'Radiology', CH: 'Chemistry', HM: 'Hematology',
+    LAB: 'Laboratory', RAD: 'Radiology', CH: 'Chemistry', HM: 'Hematology', SP: 'Surgical Pathology',
   } },
   allergyClinical: { system: T + 'allergyintolerance-clinical', title: 'AllergyIntolerance Clinical Status', concepts: {
     active: 'Active', inactive: 'Inactive', resolved: 'Resolved',

@@ -41,6 +41,7 @@ export const ICD10CM: CodeTable = {
     'I82.409': 'Acute embolism and thrombosis of unspecified deep veins of unspecified lower extremity',
     'C50.911': 'Malignant neoplasm of unspecified site of right female breast',
     'C18.9': 'Malignant neoplasm of colon, unspecified',
+    'C34.90': 'Malignant neoplasm of unspecified part of unspecified bronchus or lung',
     'C61': 'Malignant neoplasm of prostate',
     'B20': 'Human immunodeficiency virus [HIV] disease',
     'B18.2': 'Chronic viral hepatitis C',

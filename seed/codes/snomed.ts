@@ -41,6 +41,7 @@ export const SNOMED: CodeTable = {
     '254837009': 'Malignant neoplasm of breast',
     '363406005': 'Malignant neoplasm of colon',
     '399068003': 'Malignant tumor of prostate',
+    '363358000': 'Malignant tumor of lung',
     '86406008': 'Human immunodeficiency virus infection',
     '128302006': 'Chronic hepatitis C',
     '414916001': 'Obesity',
@@ -67,6 +68,7 @@ export const SNOMED: CodeTable = {
     '312681000': 'Bone density scan',
     '399208008': 'Plain chest X-ray',
     '415070008': 'Percutaneous coronary intervention',
+    '86273004': 'Biopsy',
     // routes
     '26643006': 'Oral route',
     '34206005': 'Subcutaneous route',

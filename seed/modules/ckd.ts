@@ -37,7 +37,10 @@ export const ckd: ClinicalModule = {
     const stage3 = chart.expected('EGFR', onset) >= 30;
     chart.diagnose('ckd', stage3 ? CKD_STAGES[3] : CKD_STAGES[4], visit);
     if (!chart.onMed('29046', onset) && !chart.onMed('52175', onset)) {
-      chart.prescribe(chart.isAllergicTo(DRUGS.lisinopril10.rxcui) ? DRUGS.losartan50 : DRUGS.lisinopril10, visit, { indication: 'ckd' });
+      // Hypertension (run earlier) may start an ACE inhibitor/ARB later: this order then ends there (duplicate therapy).
+      const later = chart.courses.filter((c) => c.start > onset && (c.drug.rxcui === DRUGS.lisinopril10.rxcui || c.drug.rxcui === DRUGS.losartan50.rxcui)).sort((a, b) => a.start - b.start)[0];
+      const course = chart.prescribe(chart.isAllergicTo(DRUGS.lisinopril10.rxcui) ? DRUGS.losartan50 : DRUGS.lisinopril10, visit, { indication: 'ckd' });
+      if (course && later) chart.stop(course, later.start, { code: 'sdupther', text: 'duplicate therapy: continued under the hypertension regimen' });
     }
     chart.carePlan('ckd', visit, ['Blood pressure goal below 130/80 mmHg.', 'Avoid NSAIDs and nephrotoxins; dose-adjust renally cleared drugs.', 'BMP and urine albumin/creatinine ratio every 3-6 months.']);
     let stage4Recorded = !stage3;
@@ -60,6 +63,8 @@ export const ckd: ClinicalModule = {
       }
       if (chart.expected('K', t) > 5.3) fu.plan.push('Hyperkalemia: low-potassium diet reviewed; recheck in 1 week.');
     }
-    chart.appointment(chart.ref + chart.rng.between(20, 100) * DAY, chart.clinician('nephrology'), 'CKD follow-up', 'ckd');
+    const next = chart.ref + chart.rng.between(20, 100) * DAY;
+    chart.appointment(next, chart.clinician('nephrology'), 'CKD follow-up', 'ckd');
+    chart.futureOrder('BMP', next - 5 * DAY, chart.clinician('nephrology'), 'ckd');
   },
 };

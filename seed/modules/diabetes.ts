@@ -80,6 +80,8 @@ export const diabetes: ClinicalModule = {
         chart.addressed('diabetes', fu, `A1c ${value}%.`);
       }
     }
-    chart.appointment(chart.ref + chart.rng.between(10, 90) * DAY, chart.clinician('endocrinology'), 'Diabetes follow-up', 'diabetes');
+    const next = chart.ref + chart.rng.between(10, 90) * DAY;
+    chart.appointment(next, chart.clinician('endocrinology'), 'Diabetes follow-up', 'diabetes');
+    chart.futureOrder('A1C', next - 7 * DAY, chart.clinician('endocrinology'), 'diabetes');
   },
 };

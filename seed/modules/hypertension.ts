@@ -53,7 +53,8 @@ export const hypertension: ClinicalModule = {
         steps++;
         chart.addressed('hypertension', fu, `above goal (${Math.round(sbp)} systolic); therapy intensified.`);
       } else {
-        chart.addressed('hypertension', fu, 'at goal on current regimen.');
+        const [s, d] = fu.bp!;
+        chart.addressed('hypertension', fu, s < 130 && d < 80 ? `at goal (${s}/${d}) on current regimen.` : `${s}/${d}, above the 130/80 goal; home readings acceptable, lifestyle measures reinforced.`);
       }
       if (chart.rng.chance(0.5)) chart.panel(fu, 'BMP');
     }

@@ -16,7 +16,7 @@ import { anemia, venousThromboembolism } from './hematology.ts';
 import { gout, lupus, osteoporosis, rheumatoidArthritis } from './musculoskeletal.ts';
 import { cirrhosis, crohns, gerd, ulcerativeColitis } from './digestive.ts';
 import { dementia, epilepsy, migraine } from './neurology.ts';
-import { breastCancer, colonCancer, prostateCancer } from './oncology.ts';
+import { breastCancer, colonCancer, lungCancer, prostateCancer } from './oncology.ts';
 import { bph, hepatitisC, hiv, obesity, pregnancy, psoriasis } from './other-chronic.ts';
 import { acuteInfections } from './acute-infections.ts';
 
@@ -28,7 +28,7 @@ export const MODULES: readonly ClinicalModule[] = [
   hypothyroidism, hyperthyroidism, copd, asthma, allergicRhinitis, depression, anxiety, bipolar,
   anemia, venousThromboembolism, osteoporosis, gout, rheumatoidArthritis, lupus,
   gerd, cirrhosis, crohns, ulcerativeColitis, migraine, epilepsy, dementia,
-  breastCancer, colonCancer, prostateCancer, hiv, psoriasis, bph, pregnancy, acuteInfections,
+  breastCancer, colonCancer, prostateCancer, lungCancer, hiv, psoriasis, bph, pregnancy, acuteInfections,
   wellness,
 ];
 
