@@ -87,7 +87,7 @@ const rate = (n: number, s: number) => Math.round(n / s).toLocaleString('en-US')
 export async function benchSeed(): Promise<string> {
   const genSizes = sizes(process.env.EHR_GYM_BENCH_SEED_GEN, [1000, 10000]);
   const loadSizes = sizes(process.env.EHR_GYM_BENCH_SEED_LOAD, [1000]);
-  const lines: string[] = [];
+  const lines: string[] = ['## Synthetic population', ''];
   lines.push('Generation streams patient by patient (every resource validated); loading writes through `Repository.write`',
     'into a file database with the real search indexer, in 5000-resource transactions. Rates are wall-clock; the',
     'CPU column is user+system time of the child process (other processes on the machine inflate wall time).', '');
