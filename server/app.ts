@@ -20,7 +20,7 @@ import { sqlQueryRunOperation } from './operations/sql-query.ts';
 import { registerBodyParsers } from './http/content-type.ts';
 import { registerErrorHandlers, renderError } from './http/errors.ts';
 import { fhirRoutes } from './http/fhir-routes.ts';
-import { SessionManager, type GymSettings } from './gym/sessions.ts';
+import { SessionManager, type GymSettings, type TaskSource } from './gym/sessions.ts';
 import { registerAuditHook } from './gym/audit-hook.ts';
 import { gymRoutes } from './gym/routes.ts';
 import { mcpRoutes } from './gym/mcp.ts';
@@ -37,6 +37,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Gym session limits (max sessions, idle TTL). */
   gym?: Partial<GymSettings>;
+  /** Resolves `task`/`variant` of POST /gym/sessions (an unknown task is then a 400); without it they are only stored. */
+  tasks?: TaskSource;
 }
 
 export interface BuiltApp {
@@ -61,7 +63,7 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
 
   const defaultRepository = new Repository(store, makeSandbox(DEFAULT_SANDBOX, { clock: options.clock ?? wallClock }));
   // Gym sessions: one sandbox each over the same base (server/gym/sessions.ts).
-  const sessions = new SessionManager(store, context, defaultRepository, options.gym);
+  const sessions = new SessionManager(store, context, defaultRepository, options.gym, options.tasks);
   const repositoryFor = (sessionId: string | undefined): Repository =>
     sessionId === undefined ? defaultRepository : sessions.repositoryFor(sessionId);
 

@@ -214,3 +214,22 @@ t.test('resetting the default session removes the writes made through /fhir and 
   t.same((await gym.json('GET', '/gym/sessions/default/log')).body.entries.map((e: any) => e.path), ['Patient/p1', `Patient/${created.body.id}`], 'only the reads after the reset');
   t.equal(gym.context.store.countIn('base'), basePatients.length);
 });
+
+t.test('with a task source, a task supplies now, fixture and instruction, and an unknown task is a 400', async (t) => {
+  const tasks = {
+    resolve(task: string, variant: string | undefined) {
+      if (task !== 'hypokalemia') return undefined;
+      return { now: variant === 'late' ? '2024-02-02T08:00:00Z' : '2023-11-13T10:15:00Z', fixture, instruction: 'Review the potassium and act.' };
+    },
+  };
+  const gym = await startGym(t, { tasks });
+  const s = await gym.createSession({ task: 'hypokalemia', variant: 'late' });
+  t.equal(s.now, '2024-02-02T08:00:00.000Z');
+  t.equal(s.instruction, 'Review the potassium and act.');
+  t.equal((await gym.json('GET', `/fhir/_session/${s.id}/Observation/fx-obs`)).status, 200, 'the task fixture is applied');
+  const overridden = await gym.createSession({ task: 'hypokalemia', now: '2025-01-01T00:00:00Z' });
+  t.equal(overridden.now, '2025-01-01T00:00:00.000Z', 'an explicit now wins over the task');
+  const unknown = await gym.json('POST', '/gym/sessions', { task: 'nope' }, { 'content-type': 'application/json' });
+  t.equal(unknown.status, 400);
+  t.same(unknown.body.issue[0].expression, ['task']);
+});
