@@ -8,3 +8,4 @@ export { chartFromFhir } from './chart-source.ts';
 export { PatientChart } from '../../resources/evidence/chart.ts';
 export { vocabulary, Vocabulary } from '../../resources/evidence/vocabulary.ts';
 export { judgeNote, judgeConfigFromEnv, JUDGE_PROMPT, type JudgeConfig, type JudgeResult, type RubricItem } from './judge.ts';
+export { writtenNotes, episodeChart, documentationReports, type WrittenNote } from './context.ts';
