@@ -77,8 +77,15 @@ export function seedPopulation(options: SeedOptions): SeedResult {
   try {
     if (options.store) {
       const store = options.store;
+      // Marked as building until the end: an interrupted or failed build is recognisable (and never half-served).
+      store.setMetadata(DATASET_METADATA_KEY, JSON.stringify({ building: true }));
       store.clearSandbox(BASE_LAYER);
-      loadPopulation(store, generatePopulation(population), { referenceDate, onBatch: observe });
+      try {
+        loadPopulation(store, generatePopulation(population), { referenceDate, onBatch: observe });
+      } catch (err) {
+        store.clearSandbox(BASE_LAYER);
+        throw err;
+      }
     } else {
       for (const batch of generatePopulation(population)) {
         for (const r of batch.resources) assertValid(r);
@@ -111,7 +118,8 @@ export function seedPopulation(options: SeedOptions): SeedResult {
  * false when the base layer already held data.
  */
 export function ensureDefaultPopulation(store: Store, options: { patients: number; seed: number; progress: boolean }): boolean {
-  if (store.countIn(BASE_LAYER) > 0) {
+  const building = store.getMetadata(DATASET_METADATA_KEY)?.includes('"building"');
+  if (store.countIn(BASE_LAYER) > 0 && !building) {
     // A population indexed under another index schema would answer searches wrongly: rebuild it, same settings.
     const meta = datasetMetadata(store);
     if (!meta || meta.indexSchema === indexFingerprint(store)) return false;
@@ -136,5 +144,6 @@ export function indexFingerprint(store: Store): string {
 /** The metadata of the population a store holds, if any. */
 export function datasetMetadata(store: Store): DatasetMetadata | undefined {
   const raw = store.getMetadata(DATASET_METADATA_KEY);
-  return raw ? (JSON.parse(raw) as DatasetMetadata) : undefined;
+  const meta = raw ? (JSON.parse(raw) as DatasetMetadata & { building?: boolean }) : undefined;
+  return meta && !meta.building ? meta : undefined;
 }

@@ -87,6 +87,25 @@ t.test('ensureDefaultPopulation rebuilds a population indexed under another inde
   t.equal(store.countIn('base'), rebuilt.resources);
 });
 
+t.test('an interrupted build (marked building) is rebuilt on the next start', async (t) => {
+  const store = newStore();
+  t.teardown(() => store.close());
+  seedPopulation({ store, patients: 2, seed: 1 });
+  store.setMetadata('dataset', JSON.stringify({ building: true }));
+  t.equal(datasetMetadata(store), undefined, 'no metadata while building');
+  t.equal(ensureDefaultPopulation(store, { patients: 3, seed: 1, progress: false }), true);
+  t.equal(datasetMetadata(store)!.patients, 3);
+});
+
+t.test('a failed load leaves no half population behind', async (t) => {
+  const store = newStore();
+  t.teardown(() => store.close());
+  seedPopulation({ store, patients: 1, seed: 1 });
+  t.throws(() => seedPopulation({ store, patients: 2, seed: 1, referenceDate: 'not a date' }));
+  t.equal(store.countIn('base'), 0);
+  t.equal(datasetMetadata(store), undefined);
+});
+
 t.test('seeding again replaces the base layer', async (t) => {
   const store = newStore();
   t.teardown(() => store.close());
