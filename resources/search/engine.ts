@@ -11,8 +11,9 @@ import { orderBy, visibleQuery, type Frag, type PlanContext } from './plan.ts';
 import type { SearchParameterRegistry } from './registry.ts';
 import { compartmentParams, patientCompartmentTypes } from './compartments.ts';
 import { subset } from './subset.ts';
+import { ParamKeys } from './param-keys.ts';
 
-interface Row { sb: string; type: string; id: string }
+interface Row { sb: string; type: string; id: string; rid?: number }
 
 /** Cap on resources added by _include/_revinclude per page (iterations included). */
 const MAX_INCLUDED = 10000;
@@ -39,7 +40,26 @@ export class SearchEngine {
   }
 
   private planContext(repo: Repository, baseUrl?: string): PlanContext {
-    return { layers: repo.sandbox.layers, baseUrl, now: repo.now };
+    const keys = ParamKeys.of(repo.store.db);
+    return { layers: repo.sandbox.layers, baseUrl, now: repo.now, keys: (type, code) => this.keysOf(keys, type, code) };
+  }
+
+  /** See PlanContext.keys: `code` may carry a `:identifier` suffix. */
+  private keysOf(keys: ParamKeys, type: string, code: string): { keys: number[]; targetType?: string } {
+    const colon = code.indexOf(':');
+    const base = colon >= 0 ? code.slice(0, colon) : code;
+    const suffix = colon >= 0 ? code.slice(colon) : '';
+    const alias = this.registry.get(type, base)?.alias;
+    const codes = alias ? alias.codes : [base];
+    return { keys: codes.map((c) => keys.find(type, c + suffix)), targetType: suffix ? undefined : alias?.targetType };
+  }
+
+  /** Keys of the reference parameters an include names ('*': every reference parameter of the type(s)). */
+  private referenceKeys(db: Database, sourceType: string, param: string): number[] {
+    const keys = ParamKeys.of(db);
+    const types = sourceType === '*' ? this.registry.types() : [sourceType];
+    return [...new Set(types.flatMap((t) => (param === '*' ? this.registry.forType(t).filter((p) => p.type === 'reference' && !p.alias).map((p) => p.code) : [param])
+      .flatMap((c) => this.keysOf(keys, t, c).keys)))].filter((k) => k >= 0);
   }
 
   /** Every resource type with a row in one of the repository's layers (system search without _type). */
@@ -138,11 +158,14 @@ export class SearchEngine {
       if (spec.sourceType !== '*' && source.resourceType !== spec.sourceType) continue;
       const holder = repo.current(source.resourceType, source.id!);
       if (!holder) continue;
+      const rid = 'rid = (SELECT rowid FROM resource_current WHERE sandbox = ? AND type = ? AND id = ?)';
       const rows = (spec.param === '*'
-        ? this.stmt(db, 'SELECT target_type, target_id FROM search_reference WHERE sandbox = ? AND type = ? AND id = ? AND target_id IS NOT NULL').all(holder.sandbox, source.resourceType, source.id)
-        : this.stmt(db, 'SELECT target_type, target_id FROM search_reference WHERE sandbox = ? AND type = ? AND id = ? AND param = ? AND target_id IS NOT NULL').all(holder.sandbox, source.resourceType, source.id, spec.param)) as { target_type: string; target_id: string }[];
+        ? this.stmt(db, `SELECT target_type, target_id FROM search_reference WHERE ${rid} AND target_id IS NOT NULL`).all(holder.sandbox, source.resourceType, source.id)
+        : this.stmt(db, `SELECT target_type, target_id FROM search_reference WHERE ${rid} AND param IN (${this.referenceKeys(db, source.resourceType, spec.param).join(', ') || '-1'}) AND target_id IS NOT NULL`).all(holder.sandbox, source.resourceType, source.id)) as { target_type: string; target_id: string }[];
+      const aliasType = spec.param === '*' ? undefined : this.registry.get(source.resourceType, spec.param)?.alias?.targetType;
       for (const row of rows) {
         if (spec.targetType && row.target_type !== spec.targetType) continue;
+        if (aliasType && row.target_type !== aliasType) continue;
         const target = repo.readLive(row.target_type, row.target_id);
         if (target) out.push(target);
       }
@@ -154,14 +177,15 @@ export class SearchEngine {
     const db = repo.store.db;
     const layers = repo.sandbox.layers;
     const out: Resource[] = [];
-    const inLayers = `sandbox IN (${layers.map(() => '?').join(', ')})`;
+    const keys = this.referenceKeys(db, spec.sourceType, spec.param);
+    if (keys.length === 0) return out;
+    const sql = `SELECT r.sandbox AS sb, r.type AS type, r.id AS id FROM search_reference x JOIN resource_current r ON r.rowid = x.rid
+      WHERE x.sandbox IN (${layers.map(() => '?').join(', ')}) AND x.param IN (${keys.map(() => '?').join(', ')}) AND x.target_id = ? AND x.target_type = ?`;
     for (const target of targets) {
       if (spec.targetType && target.resourceType !== spec.targetType) continue;
-      let sql = `SELECT sandbox AS sb, type, id FROM search_reference WHERE ${inLayers} AND target_type = ? AND target_id = ?`;
-      const params: unknown[] = [...layers, target.resourceType, target.id];
-      if (spec.sourceType !== '*') { sql += ' AND type = ?'; params.push(spec.sourceType); }
-      if (spec.param !== '*') { sql += ' AND param = ?'; params.push(spec.param); }
-      for (const row of this.stmt(db, sql).all(...params) as Row[]) {
+      const aliasType = spec.sourceType === '*' || spec.param === '*' ? undefined : this.registry.get(spec.sourceType, spec.param)?.alias?.targetType;
+      if (aliasType && target.resourceType !== aliasType) continue;
+      for (const row of this.stmt(db, sql).all(...layers, ...keys, target.id, target.resourceType) as Row[]) {
         // Only rows of the visible version count: a base row shadowed in this sandbox is stale.
         const visible = repo.current(row.type, row.id);
         if (!visible || visible.deleted || visible.sandbox !== row.sb || !visible.json) continue;
@@ -195,7 +219,7 @@ export class SearchEngine {
     };
     const run = (type: string, conditions: Condition[]) => {
       const q = visibleQuery(plan, type, conditions);
-      return this.stmt(db, `SELECT sb, type, id FROM (${q.sql}) ORDER BY id`).all(...q.params) as Row[];
+      return this.stmt(db, `SELECT sb, type, id, rid FROM (${q.sql}) ORDER BY id`).all(...q.params) as Row[];
     };
     const patients = run('Patient', patientId ? [{ kind: 'id', values: [patientId], not: false }] : []);
     add(patients);
@@ -213,8 +237,8 @@ export class SearchEngine {
     // One level of references out of the compartment (not to other patients).
     const referenced: Row[] = [];
     for (const r of [...patients, ...members]) {
-      const refs = this.stmt(db, 'SELECT DISTINCT target_type, target_id FROM search_reference WHERE sandbox = ? AND type = ? AND id = ? AND target_id IS NOT NULL')
-        .all(r.sb, r.type, r.id) as { target_type: string; target_id: string }[];
+      const refs = this.stmt(db, 'SELECT DISTINCT target_type, target_id FROM search_reference WHERE rid = ? AND target_id IS NOT NULL')
+        .all(r.rid) as { target_type: string; target_id: string }[];
       for (const ref of refs) {
         if (ref.target_type === 'Patient' || seen.has(`${ref.target_type}/${ref.target_id}`)) continue;
         const visible = repo.current(ref.target_type, ref.target_id);
@@ -242,11 +266,12 @@ export class SearchEngine {
   }
 
   private anyPatientMembers(plan: PlanContext, db: Database, type: string, params: string[]): Row[] {
+    const keys = [...new Set(params.flatMap((p) => plan.keys(type, p).keys))];
     const branches = plan.layers.map((layer, i) => {
       const shadow = plan.layers.slice(0, i).map(() => ' AND NOT EXISTS (SELECT 1 FROM resource_current s WHERE s.sandbox = ? AND s.type = r.type AND s.id = r.id)').join('');
-      return `SELECT r.sandbox AS sb, r.type AS type, r.id AS id FROM resource_current r WHERE r.sandbox = ? AND r.type = ? AND r.deleted = 0${shadow} AND r.id IN (SELECT id FROM search_reference WHERE sandbox = ? AND type = ? AND param IN (${params.map(() => '?').join(', ')}) AND target_type = 'Patient')`;
+      return `SELECT r.sandbox AS sb, r.type AS type, r.id AS id, r.rowid AS rid FROM resource_current r WHERE r.sandbox = ? AND r.type = ? AND r.deleted = 0${shadow} AND r.rowid IN (SELECT rid FROM search_reference WHERE sandbox = ? AND param IN (${keys.map(() => '?').join(', ')}) AND target_type = 'Patient')`;
     });
-    const values = plan.layers.flatMap((layer, i) => [layer, type, ...plan.layers.slice(0, i), layer, type, ...params]);
+    const values = plan.layers.flatMap((layer, i) => [layer, type, ...plan.layers.slice(0, i), layer, ...keys]);
     return this.stmt(db, `SELECT * FROM (${branches.join(' UNION ALL ')}) ORDER BY id`).all(...values) as Row[];
   }
 }

@@ -95,6 +95,18 @@ export function referenceHasType(reference: unknown, type: string): boolean {
   return reference.startsWith(type + '/') || reference.includes('/' + type + '/');
 }
 
+/**
+ * The top-level JSON keys a branch starts from (choice elements expanded: `value` -> `valueQuantity`, ...), so the
+ * indexer can skip a parameter whose keys the resource lacks; undefined when any key may matter.
+ */
+export function branchRoots(branch: string, resourceType: string): string[] | undefined {
+  const simple = parseSimple(branch);
+  if (!simple || simple.steps.length === 0 || simple.steps[0].kind !== 'field') return undefined;
+  const name = simple.steps[0].name;
+  const choices = choiceTypes(resourceType, name);
+  return choices ? choices.map((c) => name + c[0].toUpperCase() + c.slice(1)) : [name];
+}
+
 /** Compile one branch (`Type.path...`) for resources of `resourceType`. */
 export function compileBranch(branch: string, resourceType: string): Extractor {
   const simple = parseSimple(branch);
@@ -187,11 +199,13 @@ function compileWithFhirpath(branch: string): Extractor {
   } catch {
     return () => [];
   }
-  return (resource) => {
+  const extract: Extractor = (resource) => {
     try {
       return (fn!(resource) ?? []).map((value) => ({ value, type: '' }));
     } catch {
       return [];
     }
   };
+  (extract as { fallback?: boolean }).fallback = true;
+  return extract;
 }

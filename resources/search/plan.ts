@@ -19,6 +19,18 @@ export interface PlanContext {
   /** Absolute base URL: references written as absolute URLs on this server are local. */
   baseUrl?: string;
   now: Date;
+  /**
+   * The integer keys of the index rows answering a (type, parameter code) pair (-1 when nothing was ever indexed);
+   * an aliased parameter (SearchParam.alias) reads other parameters' rows, maybe only those of one target type.
+   */
+  keys(type: string, code: string): { keys: number[]; targetType?: string };
+}
+
+/** `param = ?` (or `param IN (...)`, plus the alias's target type) for a parameter's rows; `x` = table alias. */
+function paramFilter(ctx: PlanContext, type: string, code: string, x = ''): Frag {
+  const { keys, targetType } = ctx.keys(type, code);
+  const sql = keys.length === 1 ? `${x}param = ?` : `${x}param IN (${keys.map(() => '?').join(', ')})`;
+  return targetType ? { sql: `${sql} AND ${x}target_type = ?`, params: [...keys, targetType] } : { sql, params: keys };
 }
 
 const TABLE: Record<string, string> = {
@@ -30,15 +42,17 @@ const MAX_CHAR = '\u{10FFFF}';
 const PREFIXES = new Set(['eq', 'ne', 'gt', 'lt', 'ge', 'le', 'sa', 'eb', 'ap']);
 
 /**
- * The visible resources of `type` matching every condition: rows (sb, type, id, lu[, k0, k1...]) where sb is the
- * layer holding the visible version.
+ * The visible resources of `type` matching every condition: rows (sb, type, id, lu, rid[, k0, k1...]) where sb is
+ * the layer holding the visible version and rid its resource_current rowid. `restrict` (SQL on `r`) narrows to
+ * one candidate row: every condition is then a probe on that row, nothing is listed in full.
  */
-export function visibleQuery(ctx: PlanContext, type: string, conditions: Condition[], sort: SortKey[] = []): Frag {
+export function visibleQuery(ctx: PlanContext, type: string, conditions: Condition[], sort: SortKey[] = [], restrict?: string): Frag {
   const branches: string[] = [];
   const params: unknown[] = [];
-  const keyFrags = sort.map(sortKeySql);
+  const keyFrags = sort.map((k) => sortKeySql(ctx, type, k));
   ctx.layers.forEach((layer, i) => {
     const where: string[] = ['r.sandbox = ?', 'r.type = ?', 'r.deleted = 0'];
+    if (restrict) where.push(restrict);
     // The sort-key subqueries come first in the SQL text, so their parameters do too.
     const p: unknown[] = [...keyFrags.flatMap((f) => f.params), layer, type];
     for (const upper of ctx.layers.slice(0, i)) {
@@ -49,18 +63,18 @@ export function visibleQuery(ctx: PlanContext, type: string, conditions: Conditi
     // through the owner index, so a broad condition (code=K over every Observation) is never materialized.
     const ordered = [...conditions].sort((a, b) => rank(a) - rank(b));
     for (const [n, c] of ordered.entries()) {
-      const f = conditionSql(ctx, layer, type, c, n === 0);
+      const f = conditionSql(ctx, layer, type, c, n === 0 && !restrict);
       where.push(f.sql);
       p.push(...f.params);
     }
     const keys = keyFrags.map((f, n) => `${f.sql} AS k${n}`);
-    branches.push(`SELECT r.sandbox AS sb, r.type AS type, r.id AS id, r.last_updated AS lu${keys.map((k) => ', ' + k).join('')} FROM resource_current r WHERE ${where.join(' AND ')}`);
+    branches.push(`SELECT r.sandbox AS sb, r.type AS type, r.id AS id, r.last_updated AS lu, r.rowid AS rid${keys.map((k) => ', ' + k).join('')} FROM resource_current r WHERE ${where.join(' AND ')}`);
     params.push(...p);
   });
   return { sql: branches.join(' UNION ALL '), params };
 }
 
-function sortKeySql(key: SortKey): Frag {
+function sortKeySql(ctx: PlanContext, type: string, key: SortKey): Frag {
   if (key.name === '_id') return { sql: 'r.id', params: [] };
   if (key.name === '_lastUpdated') return { sql: 'r.last_updated', params: [] };
   const p = key.param!;
@@ -70,8 +84,8 @@ function sortKeySql(key: SortKey): Frag {
     quantity: 'value', number: 'value', uri: 'value',
   };
   return {
-    sql: `(SELECT ${agg}(${column[p.type]}) FROM ${TABLE[p.type]} x WHERE x.sandbox = r.sandbox AND x.type = r.type AND x.id = r.id AND x.param = ?)`,
-    params: [p.code],
+    sql: `(SELECT ${agg}(${column[p.type]}) FROM ${TABLE[p.type]} x WHERE x.rid = r.rowid AND ${paramFilter(ctx, type, p.code, 'x.').sql})`,
+    params: paramFilter(ctx, type, p.code).params,
   };
 }
 
@@ -85,18 +99,24 @@ export function orderBy(sort: SortKey[]): string {
   return terms.join(', ');
 }
 
-function inIndex(table: string, layer: string, type: string, param: string, predicate: string, params: unknown[], negate = false, driving = true): Frag {
+/**
+ * A criterion on one index table: when driving, the matching rows' rids (an IN list SQLite iterates through the
+ * value index); otherwise a probe of this resource's rows through the primary key (rid, param).
+ */
+function inIndex(ctx: PlanContext, table: string, layer: string, type: string, param: string, predicate: string, params: unknown[], negate = false, driving = true): Frag {
+  const key = paramFilter(ctx, type, param);
+  const pred = predicate ? ` AND (${predicate})` : '';
   if (!driving || negate) {
     return {
-      sql: `${negate ? 'NOT EXISTS' : 'EXISTS'} (SELECT 1 FROM ${table} INDEXED BY ${table}_owner WHERE sandbox = ? AND type = ? AND id = r.id AND param = ?${predicate ? ` AND (${predicate})` : ''})`,
-      params: [layer, type, param, ...params],
+      sql: `${negate ? 'NOT EXISTS' : 'EXISTS'} (SELECT 1 FROM ${table} NOT INDEXED WHERE rid = r.rowid AND ${key.sql}${pred})`,
+      params: [...key.params, ...params],
     };
   }
-  return {
-    sql: `r.id ${negate ? 'NOT IN' : 'IN'} (SELECT id FROM ${table} WHERE sandbox = ? AND type = ? AND param = ?${predicate ? ` AND (${predicate})` : ''})`,
-    params: [layer, type, param, ...params],
-  };
+  return { sql: `r.rowid IN (SELECT rid FROM ${table} WHERE sandbox = ? AND ${key.sql}${pred})`, params: [layer, ...key.params, ...params] };
 }
+
+/** Nesting depth of _has subqueries, for distinct aliases. */
+let hasDepth = 0;
 
 /** Lower = likely more selective, so a better driver. */
 function rank(c: Condition): number {
@@ -126,33 +146,47 @@ function conditionSql(ctx: PlanContext, layer: string, type: string, c: Conditio
     }
     case 'text': {
       const match = c.values.map(ftsQuery).join(' OR ');
-      return {
-        sql: `r.id IN (SELECT o.id FROM search_text_owner o JOIN search_text t ON t.rowid = o.rowid WHERE o.sandbox = ? AND o.type = ? AND search_text MATCH ?)`,
-        params: [layer, type, `{${c.column}} : (${match})`],
-      };
+      return { sql: 'r.rowid IN (SELECT rowid FROM search_text WHERE search_text MATCH ?)', params: [`{${c.column}} : (${match})`] };
     }
     case 'compartment':
+      const keys = [...new Set(c.params.flatMap((p) => ctx.keys(type, p).keys))];
       return {
-        sql: `r.id IN (SELECT id FROM search_reference WHERE sandbox = ? AND type = ? AND param IN (${c.params.map(() => '?').join(', ')}) AND target_type = ? AND target_id = ?)`,
-        params: [layer, type, ...c.params, c.targetType, c.targetId],
+        sql: `r.rowid IN (SELECT rid FROM search_reference WHERE sandbox = ? AND param IN (${keys.map(() => '?').join(', ')}) AND target_id = ? AND target_type = ?)`,
+        params: [layer, ...keys, c.targetId, c.targetType],
       };
     case 'missing': {
       const param = c.param.type === 'reference' ? c.param.code : c.param.code;
-      return inIndex(TABLE[c.param.type], layer, type, param, '', [], c.missing, driving);
+      return inIndex(ctx, TABLE[c.param.type], layer, type, param, '', [], c.missing, driving);
     }
     case 'chain': {
       const ors: Frag[] = c.targets.map((t) => {
         const inner = visibleQuery(ctx, t.type, t.conditions);
         return { sql: `(target_type = ? AND target_id IN (SELECT id FROM (${inner.sql})))`, params: [t.type, ...inner.params] };
       });
-      return inIndex('search_reference', layer, type, c.param.code, ors.map((o) => o.sql).join(' OR '), ors.flatMap((o) => o.params), false, driving);
+      return inIndex(ctx, 'search_reference', layer, type, c.param.code, ors.map((o) => o.sql).join(' OR '), ors.flatMap((o) => o.params), false, driving);
     }
     case 'has': {
-      const inner = visibleQuery(ctx, c.sourceType, c.conditions);
-      return {
-        sql: `r.id IN (SELECT x.target_id FROM search_reference x WHERE x.sandbox IN (${ctx.layers.map(() => '?').join(', ')}) AND x.type = ? AND x.param = ? AND x.target_type = ? AND (x.sandbox, x.id) IN (SELECT sb, id FROM (${inner.sql})))`,
-        params: [...ctx.layers, c.sourceType, c.param.code, type, ...inner.params],
-      };
+      // Reverse chaining (3.1.1.5.13): a visible resource of sourceType referencing r and matching the conditions.
+      const x = `h${hasDepth++}`;
+      const layers = ctx.layers.map(() => '?').join(', ');
+      const key = paramFilter(ctx, c.sourceType, c.param.code, `${x}.`);
+      try {
+        if (driving) {
+          const inner = visibleQuery(ctx, c.sourceType, c.conditions);
+          return {
+            sql: `r.id IN (SELECT ${x}.target_id FROM search_reference ${x} WHERE ${x}.sandbox IN (${layers}) AND ${key.sql} AND ${x}.target_type = ? AND ${x}.rid IN (SELECT rid FROM (${inner.sql})))`,
+            params: [...ctx.layers, ...key.params, type, ...inner.params],
+          };
+        }
+        // Another condition drives: probe this resource's referrers one by one (never list every match).
+        const inner = visibleQuery(ctx, c.sourceType, c.conditions, [], `r.rowid = ${x}.rid`);
+        return {
+          sql: `EXISTS (SELECT 1 FROM search_reference ${x} WHERE ${x}.sandbox IN (${layers}) AND ${key.sql} AND ${x}.target_id = r.id AND ${x}.target_type = ? AND EXISTS (${inner.sql}))`,
+          params: [...ctx.layers, ...key.params, type, ...inner.params],
+        };
+      } finally {
+        hasDepth--;
+      }
     }
     case 'param':
       return paramSql(ctx, layer, type, c.param, c.modifier, c.values, c.name, driving);
@@ -163,9 +197,9 @@ function paramSql(ctx: PlanContext, layer: string, type: string, param: SearchPa
   const ors = values.map((v) => valuePredicate(ctx, param, modifier, v, name));
   const predicate = ors.map((o) => `(${o.sql})`).join(' OR ');
   const params = ors.flatMap((o) => o.params);
-  if (modifier === 'identifier') return inIndex('search_token', layer, type, `${param.code}:identifier`, predicate, params, false, driving);
+  if (modifier === 'identifier') return inIndex(ctx, 'search_token', layer, type, `${param.code}:identifier`, predicate, params, false, driving);
   // :not is "no value matches" (FHIR R4 3.1.1.4.10), so resources without the element match too.
-  return inIndex(TABLE[param.type], layer, type, param.code, predicate, params, modifier === 'not', driving);
+  return inIndex(ctx, TABLE[param.type], layer, type, param.code, predicate, params, modifier === 'not', driving);
 }
 
 function valuePredicate(ctx: PlanContext, param: SearchParam, modifier: string | undefined, value: string, name: string): Frag {

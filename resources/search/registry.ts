@@ -2,7 +2,7 @@
 // branch for each resource type and compiled once (FHIR R4 3.1.1.4 "Search parameters", SearchParameter resource).
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { compileBranch, type Extractor, type TypedValue } from './path-walker.ts';
+import { branchRoots, compileBranch, type Extractor, type TypedValue } from './path-walker.ts';
 import { resourceTypes } from '../validation/validate.ts';
 
 export type ParamType = 'string' | 'token' | 'date' | 'reference' | 'quantity' | 'number' | 'uri' | 'composite' | 'special';
@@ -18,6 +18,18 @@ export interface SearchParam {
   extract: Extractor;
   /** Composite parameters: the component parameters and their expressions relative to each composite item. */
   components?: { param: SearchParam; extract: Extractor }[];
+  /** This type's expression branches, normalized. */
+  branches: string[];
+  /** Top-level keys the values come from (undefined: evaluate on every resource). */
+  roots?: string[];
+  /**
+   * A parameter whose values are exactly those of other parameters of the same type is not indexed itself: it is
+   * answered from their rows (`combo-code` = `code` + `component-code`; `patient` = `subject` rows whose target
+   * type is Patient). Saves a third of an Observation's index rows.
+   */
+  alias?: { codes: string[]; targetType?: string };
+  /** Composites: the component expressions, to compare aliases. */
+  componentExpressions?: string;
 }
 
 interface SearchParameterResource {
@@ -63,12 +75,16 @@ export class SearchParameterRegistry {
         map.set(def.code, param);
       }
     }
+    for (const map of this.byType.values()) findAliases(map);
   }
 
   private build(def: SearchParameterResource, type: string, branches: string[]): SearchParam | undefined {
     const extractors = branches.map((b) => compileBranch(b, type));
     const extract: Extractor = extractors.length === 1 ? extractors[0] : (r) => extractors.flatMap((e) => e(r));
-    const param: SearchParam = { code: def.code, type: def.type, url: def.url, description: def.description, targets: def.target ?? [], extract };
+    const normalized = branches.map(normalizeBranch);
+    const rootLists = branches.map((b) => branchRoots(b, type));
+    const roots = rootLists.some((r) => r === undefined) ? undefined : [...new Set(rootLists.flat() as string[])];
+    const param: SearchParam = { code: def.code, type: def.type, url: def.url, description: def.description, targets: def.target ?? [], extract, branches: normalized, roots };
     if (def.type === 'composite') {
       // Composites of two components are indexed (every R4 composite a clinical client uses has two).
       if (!def.component || def.component.length !== 2) return undefined;
@@ -78,12 +94,13 @@ export class SearchParameterRegistry {
         if (!cdef || cdef.type === 'composite' || cdef.type === 'special') return undefined;
         const exprs = splitUnion(c.expression).map((e) => compileRelative(e));
         components.push({
-          param: { code: cdef.code, type: cdef.type, url: cdef.url, targets: cdef.target ?? [], extract: () => [] },
+          param: { code: cdef.code, type: cdef.type, url: cdef.url, targets: cdef.target ?? [], extract: () => [], branches: [] },
           extract: (item) => exprs.flatMap((e) => e(item)),
         });
       }
       if (components[0].param.type !== 'token') return undefined;
       param.components = components;
+      param.componentExpressions = def.component.map((c) => c.expression.replace(/\s+/g, '')).join('$');
     }
     return param;
   }
@@ -92,8 +109,38 @@ export class SearchParameterRegistry {
     return this.byType.get(type)?.get(code);
   }
 
+  /** Resource types with at least one parameter. */
+  types(): string[] {
+    return [...this.byType.keys()];
+  }
+
   forType(type: string): SearchParam[] {
     return [...(this.byType.get(type)?.values() ?? [])];
+  }
+}
+
+function normalizeBranch(branch: string): string {
+  return branch.replace(/\s+/g, '').replace(/^\((.*)\)$/, '$1');
+}
+
+const RESOLVE_IS = /^(.*)\.where\(resolve\(\)is([A-Z][A-Za-z]+)\)$/;
+
+/** Mark the parameters of one type that are unions (or type-restricted copies) of others; see SearchParam.alias. */
+function findAliases(map: Map<string, SearchParam>): void {
+  const params = [...map.values()];
+  for (const p of params) {
+    if (p.type === 'composite' && !p.components) continue;
+    const own = new Set(p.branches);
+    // Type-restricted: `X.subject.where(resolve() is Patient)` over a parameter whose only branch is `X.subject`.
+    const m = p.branches.length === 1 && p.type === 'reference' ? RESOLVE_IS.exec(p.branches[0]) : null;
+    if (m) {
+      const base = params.find((q) => q !== p && !q.alias && q.type === 'reference' && q.branches.length === 1 && q.branches[0] === m[1]);
+      if (base) { p.alias = { codes: [base.code], targetType: m[2] }; continue; }
+    }
+    const parts = params.filter((q) => q !== p && !q.alias && q.type === p.type && q.branches.length > 0 && q.branches.length < p.branches.length &&
+      q.componentExpressions === p.componentExpressions && q.branches.every((b) => own.has(b)));
+    const covered = new Set(parts.flatMap((q) => q.branches));
+    if (parts.length > 1 && covered.size === own.size) p.alias = { codes: parts.map((q) => q.code) };
   }
 }
 

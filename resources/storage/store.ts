@@ -21,9 +21,14 @@ export interface StoredVersion {
 export interface ResourceIndexer {
   /** DDL for the indexer's tables, run once when the store opens. */
   readonly schema: string;
-  /** Replace the index rows of one resource in one sandbox layer (resource null: remove them). */
+  /** Optional: run once when a writable store opens, after the schema (e.g. to migrate or rebuild the index). */
+  open?(db: Database.Database): void;
+  /**
+   * Replace the index rows of one resource in one sandbox layer (resource null: remove them). Called after the
+   * resource_current row is upserted, so its rowid may key the index rows.
+   */
   write(db: Database.Database, sandbox: string, type: string, id: string, resource: Resource | null): void;
-  /** Remove every index row of one sandbox layer. */
+  /** Remove every index row of one sandbox layer (called before the layer's resource_current rows are deleted). */
   clearSandbox(db: Database.Database, sandbox: string): void;
 }
 
@@ -82,6 +87,7 @@ export class Store {
     if (!options.readonly) {
       this.db.exec(SCHEMA);
       for (const indexer of this.indexers) this.db.exec(indexer.schema);
+      for (const indexer of this.indexers) indexer.open?.(this.db);
     }
     const db = this.db;
     this.stmts = {
@@ -129,9 +135,9 @@ export class Store {
   /** Remove everything one sandbox layer holds. Costs O(rows in that layer). */
   clearSandbox(sandbox: string): void {
     this.transaction(() => {
+      for (const indexer of this.indexers) indexer.clearSandbox(this.db, sandbox);
       this.stmts.clearHistory.run(sandbox);
       this.stmts.clearCurrent.run(sandbox);
-      for (const indexer of this.indexers) indexer.clearSandbox(this.db, sandbox);
     });
   }
 
