@@ -48,17 +48,17 @@ export interface ExtractedNote {
 // ---- cue tables (regular expressions over a clause, lower-cased where noted) ------------------------------------
 
 const UNITS = [
-  'mL/min/1.73 m2', 'mL/min/1.73m2', 'mL/min/{1.73_m2}', 'mL/min/1.73m²', 'mL/min', 'mmol/mol', 'mmol/L', 'mEq/L', 'mg/dL', 'g/dL', 'g/L', 'umol/L', 'µmol/L', 'μmol/L',
+  'percent', 'mL/min/1.73 m2', 'mL/min/1.73m2', 'mL/min/{1.73_m2}', 'mL/min/1.73m²', 'mL/min', 'mmol/mol', 'mmol/L', 'mEq/L', 'mg/dL', 'g/dL', 'g/L', 'umol/L', 'µmol/L', 'μmol/L',
   'mg/g', 'mg/mmol', 'pg/mL', 'ng/mL', 'ng/dL', 'mIU/L', 'm[IU]/L', 'uIU/mL', 'µIU/mL', 'U/L', 'IU/L', 'fL', 'K/uL', 'K/µL', '10*3/uL', '10^3/uL',
   'x10^9/L', '10^9/L', '/min', 'bpm', 'beats/min', 'breaths/min', 'mmHg', 'mm Hg', 'mm[Hg]', 'kg/m2', 'kg/m²', 'kg', 'lbs', 'lb', 'cm', '°C', '°F', 'Cel',
   'C', 'F', '%',
 ];
 const UNIT_RE = UNITS.map((u) => u.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
 const VALUE_RE = new RegExp(
-  '^(?:[\\s:=,(\\-–]|\\b(?:of|was|is|were|at|level|levels|value|result|now|today|currently|remains|remained|measured|reading|count|' +
-  'has|had|improved|increased|decreased|rose|fell|dropped|declined|down|up|to|from|approximately|about|around|roughly|most|recent|latest|last|' +
-  'the|a|an)\\b)*?(<=|>=|≤|≥|<|>|~)?\\s*(\\d+(?:\\.\\d+)?)(?:\\s*/\\s*(\\d+(?:\\.\\d+)?))?(?:\\s*(' + UNIT_RE + ')(?![\\p{L}\\d]))?', 'iu');
-const DOSE_RE = /^[\s,:(]*(?:(?:hydrochloride|hcl|sodium|potassium|succinate|tartrate|carbonate|propionate|sulfate|er|xr|sr|extended[- ]release)\b[\s,]*)*(\d+(?:\.\d+)?)\s*(mg|mcg|µg|ug|g|units?|iu|ml|puffs?|tablets?)\b/i;
+  '^(?:[\\s:=,(\\-–+]|\\b(?:of|was|is|were|at|level|levels|value|result|now|today|currently|remains|remained|measured|reading|count|' +
+  'has|had|have|been|improved|increased|decreased|rose|risen|fell|fallen|dropped|declined|trended|trending|elevated|high|low|normal|stable|critical|' +
+  'noted|found|reported|down|up|to|from|approximately|about|around|roughly|most|recent|latest|last|the|a|an)\\b)*?(<=|>=|≤|≥|<|>|~)?\\s*(\\d+(?:\\.\\d+)?)(?:\\s*/\\s*(\\d+(?:\\.\\d+)?))?(?:\\s*(' + UNIT_RE + ')(?![\\p{L}\\d]))?', 'iu');
+const DOSE_RE = /^[\s,:(]*(?:(?:hydrochloride|hcl|sodium|potassium|succinate|tartrate|carbonate|propionate|sulfate|er|xr|sr|extended[- ]release|was|is|has|been|increased|decreased|reduced|titrated|changed|adjusted|uptitrated|to|at|dose|of)\b[\s,]*)*(\d+(?:\.\d+)?)\s*(mg|mcg|µg|ug|g|units?|iu|ml|puffs?|tablets?)\b/i;
 export const FREQUENCIES: [RegExp, number][] = [
   [/\b(as needed|prn|p\.r\.n\.)\b/i, 0],
   [/\b(once weekly|weekly|every week|per week|once a week)\b/i, 1 / 7],
@@ -81,7 +81,7 @@ const MED_STATUS: [RegExp, Claim['status']][] = [
   [/\b(increased|increase|decreased|decrease|reduced|reduce|titrated|titrate|changed|change|switched|adjusted)\b/gi, 'changed'],
   [/\b(started|start|starting|initiated|initiate|begin|began|new|prescribed|added|add)\b/gi, 'started'],
 ];
-const STOPPED_AFTER = /^[^.;]{0,30}?\b(was|were|has been|had been|is) (stopped|discontinued|held)\b/i;
+const STOPPED_AFTER = /^(?:[^.;]{0,30}?\b(?:was|were|has been|had been|is) (?:stopped|discontinued|held)|\s+(?:held|stopped|discontinued|d\/c'd))\b/i;
 const SECTION_HEADER = /^\s*(?:#+\s*)?([A-Za-z][A-Za-z /&-]{1,40}?)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$/;
 const PLAN_SECTIONS = /^(plan|recommendations?|suggestions?|next steps|assessment and plan|a\/p|a&p)$/i;
 const ALLERGY_SECTIONS = /^(allerg(y|ies)|drug allergies|adverse reactions)$/i;

@@ -21,6 +21,7 @@ const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase())
 const PATTERNS: { re: RegExp; make(m: RegExpExecArray): { value: string; precision: DatePrecision } | undefined }[] = [
   { re: /\b(\d{4})-(\d{2})-(\d{2})(?:T[\d:.]+(?:Z|[+-]\d{2}:\d{2})?)?\b/g, make: (m) => ({ value: `${m[1]}-${m[2]}-${m[3]}`, precision: 'day' }) },
   { re: /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g, make: (m) => ({ value: `${m[3]}-${pad(+m[1])}-${pad(+m[2])}`, precision: 'day' }) },
+  { re: /\b(\d{1,2})\/(\d{1,2})\/(\d{2})\b(?!\/)/g, make: (m) => (+m[1] <= 12 && +m[2] <= 31 ? { value: `20${m[3]}-${pad(+m[1])}-${pad(+m[2])}`, precision: 'day' } : undefined) },
   { re: new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi'), make: (m) => ({ value: `${m[3]}-${pad(monthOf(m[1]))}-${pad(+m[2])}`, precision: 'day' }) },
   { re: new RegExp(`\\b(\\d{1,2})\\s+${MONTH}\\s+(\\d{4})\\b`, 'gi'), make: (m) => ({ value: `${m[3]}-${pad(monthOf(m[2]))}-${pad(+m[1])}`, precision: 'day' }) },
   { re: /\b(\d{4})-(\d{2})\b(?!-\d)/g, make: (m) => (+m[2] >= 1 && +m[2] <= 12 ? { value: `${m[1]}-${m[2]}`, precision: 'month' } : undefined) },
