@@ -4,7 +4,6 @@ import type { Chart } from './chart.ts';
 import { HL7, codingOf } from './codes/index.ts';
 import { CITIES, FAMILY_NAMES, GIVEN_FEMALE, GIVEN_MALE, STREETS } from './names.ts';
 import { DAY, YEAR, formatDate } from './time.ts';
-import { ingredientsOf } from './codes/index.ts';
 
 /** US age structure, roughly (Census 2020): children 22%, then adults by band. */
 const AGE_BANDS: [min: number, max: number, weight: number][] = [
@@ -84,7 +83,6 @@ function baselineBody(chart: Chart): void {
   chart.modify('URIC', (t, v) => (on('519', t) ? v * 0.65 : v) + (on('5487', t) || on('4603', t) ? 0.8 : 0));
   chart.modify('NA', (t, v) => v - (on('5487', t) ? 2 : 0));
   chart.modify('HCT', (t) => chart.expected('HGB', t) * 3);
-  void ingredientsOf;
 }
 
 /** Invert the MDRD study equation: creatinine (mg/dL) that gives this eGFR. */

@@ -1,23 +1,11 @@
-// Primary care over the years: tobacco use (decided first, a risk factor for later modules), yearly physicals with
-// vitals and screening labs, smoking-status observations (US Core), and immunizations by the CDC schedules (CVX).
+// Primary care over the years: yearly physicals with vitals and screening labs, smoking-status observations
+// (US Core), screening mammograms and colonoscopies, and immunizations by the CDC schedules (CVX).
 import type { Immunization, Observation } from '@medplum/fhirtypes';
 import type { ClinicalModule } from './module.ts';
 import { historyStart } from './module.ts';
 import { CVX, HL7, LOINC, SNOMED, codingOf } from '../codes/index.ts';
 import type { Chart, Visit } from '../chart.ts';
 import { DAY, MINUTE, YEAR } from '../time.ts';
-
-export const smoking: ClinicalModule = {
-  key: 'smoking', title: 'Tobacco use', specialty: 'primaryCare',
-  // CDC 2021: 11.5% of adults smoke cigarettes; ~22% are former smokers (more with age).
-  onset(chart) {
-    if (chart.age < 18) return undefined;
-    const former = chart.age >= 65 ? 0.33 : chart.age >= 45 ? 0.24 : 0.12;
-    chart.smoking = chart.rng.weighted([['current', chart.age < 65 ? 0.13 : 0.08], ['former', former], ['never', 1 - former - 0.12]] as const);
-    return chart.smoking === 'current' ? chart.birth + chart.rng.between(16, 22) * YEAR : undefined;
-  },
-  run() {},
-};
 
 function smokingStatus(chart: Chart, visit: Visit): void {
   const code = chart.smoking === 'current' ? '449868002' : chart.smoking === 'former' ? '8517006' : '266919005';

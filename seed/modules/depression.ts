@@ -1,13 +1,12 @@
-// Psychiatry / behavioral health: depression (PHQ-9, SSRI, dose titration), generalized anxiety, bipolar disorder.
+// Depression (psychiatry): PHQ-9 at diagnosis and follow-up, SSRI titrated on partial response, psychotherapy referral.
 import type { ClinicalModule } from './module.ts';
-import { byAge, chronicOnset, followUps, simpleChronic } from './module.ts';
+import { byAge, chronicOnset, followUps } from './module.ts';
 import { DRUGS } from '../drugs.ts';
 import { HL7, LOINC, UCUM, codingOf } from '../codes/index.ts';
 import type { Chart, Visit } from '../chart.ts';
 import { MINUTE } from '../time.ts';
 
 export const DEPRESSION = { icd: 'F33.1', snomed: '370143000', text: 'Major depressive disorder, recurrent, moderate' };
-
 function phq9(chart: Chart, visit: Visit, score: number): void {
   chart.resources.push({
     resourceType: 'Observation', id: chart.newId('obs'), status: 'final',
@@ -19,7 +18,6 @@ function phq9(chart: Chart, visit: Visit, score: number): void {
   });
   visit.results.push(`PHQ-9 ${score}`);
 }
-
 export const depression: ClinicalModule = {
   key: 'depression', title: 'Depression', specialty: 'psychiatry', condition: DEPRESSION,
   // NIMH 2021: 8.3% of adults had a major depressive episode in the past year; women ~1.7x.
@@ -46,21 +44,3 @@ export const depression: ClinicalModule = {
     }
   },
 };
-
-export const anxiety = simpleChronic({
-  key: 'anxiety', title: 'Generalized anxiety disorder', specialty: 'psychiatry',
-  condition: { icd: 'F41.1', snomed: '21897009', text: 'Generalized anxiety disorder' },
-  // NIMH: GAD 2.7% past-year; diagnosed anxiety in primary care ~6%; women ~2x.
-  prevalence: (c) => byAge(c.age, [0.07, 0.06, 0.04]) * (c.female ? 1.4 : 0.6), minAge: 16, maxYears: 10,
-  drugs: [DRUGS.escitalopram10], followUpMonths: 6,
-  plan: ['SSRI and cognitive behavioral therapy.', 'GAD-7 at each visit.'],
-});
-
-export const bipolar = simpleChronic({
-  key: 'bipolar', title: 'Bipolar disorder', specialty: 'psychiatry',
-  condition: { icd: 'F31.9', snomed: '13746004', text: 'Bipolar disorder' },
-  // NIMH: 2.8% past-year prevalence; diagnosed ~1.5%.
-  prevalence: (c) => byAge(c.age, [0.018, 0.014, 0.008]), minAge: 18, maxYears: 15,
-  drugs: [DRUGS.lithium300], monitor: ['BMP', 'TSH'], followUpMonths: 4,
-  plan: ['Lithium with levels, kidney and thyroid function every 6 months.', 'Psychoeducation; sleep regularity.'],
-});

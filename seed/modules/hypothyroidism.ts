@@ -1,12 +1,11 @@
-// Thyroid disease (endocrinology). Hypothyroidism: TSH high before diagnosis, levothyroxine ~1.6 mcg/kg titrated in
-// 25 mcg steps every 6-8 weeks until TSH is in range (ATA 2014); TSH follows the dose. Hyperthyroidism: methimazole.
+// Hypothyroidism (endocrinology): TSH high before diagnosis, levothyroxine titrated in 25 mcg steps every 6-8 weeks
+// until TSH is in range (ATA 2014); TSH follows the dose.
 import type { ClinicalModule } from './module.ts';
-import { byAge, chronicOnset, followUps, simpleChronic } from './module.ts';
+import { byAge, chronicOnset } from './module.ts';
 import { DRUGS } from '../drugs.ts';
 import { DAY, YEAR } from '../time.ts';
 
 export const HYPOTHYROIDISM = { icd: 'E03.9', snomed: '40930008', text: 'Hypothyroidism' };
-
 export const hypothyroidism: ClinicalModule = {
   key: 'hypothyroidism', title: 'Hypothyroidism', specialty: 'endocrinology', condition: HYPOTHYROIDISM,
   // ~5% of US adults (ATA), about 5 times more common in women, rising with age.
@@ -57,16 +56,5 @@ export const hypothyroidism: ClinicalModule = {
         t += 365 * DAY * chart.rng.between(0.8, 1.2);
       }
     }
-    void followUps;
   },
 };
-
-export const hyperthyroidism = simpleChronic({
-  key: 'hyperthyroidism', title: 'Hyperthyroidism', specialty: 'endocrinology',
-  condition: { icd: 'E05.90', snomed: '34486009', text: 'Hyperthyroidism' },
-  // ~1.2% of US adults (ATA), mostly women.
-  prevalence: (c) => byAge(c.age, [0.008, 0.012, 0.012]) * (c.female ? 1.6 : 0.4), minAge: 18, maxYears: 6,
-  drugs: [DRUGS.methimazole10], monitor: ['TSH', 'FT4', 'CBC'], followUpMonths: 4,
-  effects: (c, onset) => { c.modify('TSH', (t, v) => (t >= onset - 60 * DAY ? (c.onMed('6835', t) && t > onset + 120 * DAY ? v : 0.02) : v)); c.modify('FT4', (t, v) => (t >= onset - 60 * DAY && !(c.onMed('6835', t) && t > onset + 120 * DAY) ? v * 2.2 : v)); },
-  plan: ['Methimazole; TSH and free T4 every 4-6 weeks until euthyroid.', 'CBC and liver tests if fever or jaundice.'],
-});

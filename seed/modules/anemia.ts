@@ -1,4 +1,4 @@
-// Hematology: iron-deficiency anemia (low hemoglobin, MCV and ferritin; oral iron; recovery), venous thromboembolism.
+// Iron-deficiency anemia (hematology): hemoglobin, MCV and ferritin fall before diagnosis, recover on oral iron.
 import { byAge, simpleChronic } from './module.ts';
 import { DRUGS } from '../drugs.ts';
 import { DAY, YEAR } from '../time.ts';
@@ -19,13 +19,4 @@ export const anemia = simpleChronic({
   },
   workup: (c, v) => { c.panel(v, 'CBC', { reliable: true }); c.test(v, 'FERR', { reliable: true }); },
   plan: ['Oral iron daily; recheck CBC and ferritin in 8-12 weeks.', 'Evaluate source of iron loss (GI evaluation if indicated).'],
-});
-
-export const venousThromboembolism = simpleChronic({
-  key: 'vte', title: 'Deep vein thrombosis', specialty: 'hematology', referred: false,
-  condition: { icd: 'I82.409', snomed: '128053003', text: 'Deep vein thrombosis of lower extremity' },
-  // ~1-2 per 1000 per year (CDC); history prevalence ~1%, higher with age and cancer.
-  prevalence: (c, planned) => byAge(c.age, [0.004, 0.01, 0.025]) * (planned.has('breastCancer') || planned.has('colonCancer') ? 3 : 1), minAge: 18, maxYears: 4,
-  drugs: [DRUGS.apixaban5], monitor: ['CBC'], followUpMonths: 3, resolvesAfterYears: 0.5,
-  plan: ['Anticoagulation for 3-6 months, then reassess.', 'Compression stockings for symptoms.'],
 });
