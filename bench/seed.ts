@@ -93,8 +93,10 @@ export async function benchSeed(): Promise<string> {
     'CPU column is user+system time of the child process (other processes on the machine inflate wall time).', '');
   lines.push('| run | patients | resources | resources/patient | wall s | resources/s (wall) | CPU s | resources/s (CPU) | peak RSS MiB |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const row = (label: string, r: RunResult, seconds = r.seconds) =>
+  const row = (label: string, r: RunResult, seconds = r.seconds) => {
     lines.push(`| ${label} | ${r.patients} | ${r.resources} | ${(r.resources / r.patients).toFixed(0)} | ${seconds.toFixed(1)} | ${rate(r.resources, seconds)} | ${r.cpuSeconds.toFixed(1)} | ${rate(r.resources, r.cpuSeconds)} | ${r.peakRssMiB} |`);
+    console.error(`bench seed: ${lines[lines.length - 1]}`); // long runs: show each row as it completes
+  };
   for (const n of genSizes) row('generate + validate', run('generate', n));
   const ratios: string[] = [];
   for (const n of loadSizes) {
