@@ -57,6 +57,11 @@ export class FhirClient {
     return this.request<Bundle>('GET', `${this.baseUrl}/${resourceType}${queryString(params)}`);
   }
 
+  /** POST a read-only operation (e.g. `ViewDefinition/$run`, `$sqlquery-run`) with a Parameters body; not a write. */
+  operation<T = unknown>(path: string, parameters: Resource & { resourceType: 'Parameters' }): Promise<T> {
+    return this.request<T>('POST', `${this.baseUrl}/${path.replace(/^\/+/, '')}`, parameters);
+  }
+
   read<T extends Resource = Resource>(resourceType: string, id: string): Promise<T> {
     return this.request<T>('GET', `${this.baseUrl}/${resourceType}/${id}`);
   }

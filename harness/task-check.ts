@@ -1,7 +1,7 @@
 // `ehr-gym task check`: proof that each task is solvable and each checkpoint able to fail. Schema-valid and a check
-// per checkpoint (the loader); at least one variant; the oracle passes every checkpoint on every variant; the null
-// agent fails every action_execution and documentation checkpoint; dropping any single write of the reference
-// solution makes at least one checkpoint fail (mutation).
+// per checkpoint (the loader); at least one variant; the oracle (and every alternative solution) passes every
+// checkpoint on every variant; the null agent fails every action_execution and documentation checkpoint; dropping
+// any single write of the reference solution makes at least one checkpoint fail (mutation).
 import { runEpisode } from './episode.ts';
 import { loadTask, TaskLoadError } from './task-loader.ts';
 import { findVariants } from './variants.ts';
@@ -52,6 +52,12 @@ export async function checkTask(taskId: string, gym: GymClient, options: { tasks
     const oracle = await runEpisode({ task, variant, trial: 1, agent: recordingOracle(sink), gym });
     if (oracle.result.error) report.problems.push(`[${variant}] oracle: ${oracle.result.error}`);
     if (!oracle.result.pass) report.problems.push(`[${variant}] oracle fails: ${failing(oracle.result.verdicts)}`);
+    // Every alternative reference solution (e.g. SQL on FHIR instead of REST search) must reach the same verdicts.
+    for (const [name, alternative] of Object.entries(task.alternativeSolutions ?? {})) {
+      const alt = await runEpisode({ task: { ...task, solution: alternative }, variant, trial: 1, agent: { name: `oracle:${name}`, run: runOracle }, gym });
+      if (alt.result.error) report.problems.push(`[${variant}] alternative solution '${name}': ${alt.result.error}`);
+      if (!alt.result.pass) report.problems.push(`[${variant}] alternative solution '${name}' fails: ${failing(alt.result.verdicts)}`);
+    }
     const writes = sink.outcome?.writes ?? [];
     const detail = { variant, oracleWrites: writes.length, oracleRequests: oracle.result.toolCalls, mutationsCaught: 0 };
     report.details.push(detail);

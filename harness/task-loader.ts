@@ -121,6 +121,10 @@ export async function loadTask(taskId: string, tasksDir = defaultTasksDir): Prom
   const graderModule = await importIfPresent(join(dir, 'grader.ts'), problems);
   const solution = (solutionModule?.default ?? solutionModule?.solution) as Solution | undefined;
   if (solutionModule && typeof solution !== 'function') problems.push('solution.ts must export default async function (ctx)');
+  const alternativeSolutions = solutionModule?.alternativeSolutions as Record<string, Solution> | undefined;
+  if (alternativeSolutions !== undefined && (typeof alternativeSolutions !== 'object' || alternativeSolutions === null || Object.values(alternativeSolutions).some((f) => typeof f !== 'function'))) {
+    problems.push('solution.ts: alternativeSolutions must map names to async functions (ctx)');
+  }
   const grader = graderModule as unknown as GraderModule | undefined;
   if (graderModule && (typeof grader?.checks !== 'object' || grader.checks === null)) problems.push('grader.ts must export `checks`, one function per checkpoint id');
   if (grader?.checks) {
@@ -129,7 +133,7 @@ export async function loadTask(taskId: string, tasksDir = defaultTasksDir): Prom
   }
   if (spec.binding.select && typeof grader?.select !== 'function') problems.push('binding.select is set but grader.ts exports no select(ctx)');
   if (problems.length > 0) throw new TaskLoadError(taskId, problems);
-  return { spec, dir, ...(fixture ? { fixture } : {}), solution: solution!, grader: grader! };
+  return { spec, dir, ...(fixture ? { fixture } : {}), solution: solution!, ...(alternativeSolutions ? { alternativeSolutions } : {}), grader: grader! };
 }
 
 async function importIfPresent(path: string, problems: string[]): Promise<Record<string, unknown> | undefined> {

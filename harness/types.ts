@@ -59,6 +59,8 @@ export interface Task {
   dir: string;
   fixture?: Resource & { resourceType: 'Bundle' };
   solution: Solution;
+  /** Other reference solutions (`export const alternativeSolutions` in solution.ts, e.g. SQL vs REST); each must also score 100%. */
+  alternativeSolutions?: Record<string, Solution>;
   grader: GraderModule;
 }
 

@@ -6,10 +6,13 @@ import { describeConcept, isMedication, rxnormIngredients } from './codings.ts';
 import { matchOf, type Match } from './match.ts';
 import { patientOf } from './resources.ts';
 
-/** A write request: anything but GET/HEAD, except a POST search (`[type]/_search`). */
+/** Operations that only read, though invoked by POST: SQL on FHIR `$run` and `$sqlquery-run`. */
+const READ_ONLY_POST_OPERATIONS = /(^|\/)(\$|%24)(run|viewdefinition-run|sqlquery-run)$/i;
+
+/** A write request: anything but GET/HEAD, except a POST search (`[type]/_search`) or a read-only operation. */
 export function isWrite(entry: AuditEntry): boolean {
   if (entry.method === 'GET' || entry.method === 'HEAD') return false;
-  return !(entry.method === 'POST' && /(^|\/)_search$/.test(entry.path));
+  return !(entry.method === 'POST' && (/(^|\/)_search$/.test(entry.path) || READ_ONLY_POST_OPERATIONS.test(entry.path)));
 }
 
 function describe(entry: AuditEntry): string {

@@ -1,7 +1,8 @@
 // End to end: `task check` on the example tasks against an in-process server (fixture patients only), and on broken
 // copies of a task, which it must reject for the right reason.
 import t, { type Test } from 'tap';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkTask } from '../../harness/task-check.ts';
 import { GymClient } from '../../harness/gym-client.ts';
@@ -80,4 +81,30 @@ t.test('a binding that matches nobody is an error', async (t) => {
   t.notOk(report.ok);
   t.same(report.variants, []);
   t.match(report.problems.join('\n'), /no variant/);
+});
+
+t.test('alternative solutions (solution.ts `alternativeSolutions`) are run on every variant and must pass', async (t) => {
+  const A1C = 'endocrinology/a1c-glycemic-control';
+  const copy = (alternatives: string): string => {
+    // A fresh folder per copy: modules are cached by path, so a reused folder would serve the first copy's solution.
+    const root = mkdtempSync(join(tmpdir(), 'alt-solutions-'));
+    t.teardown(() => rmSync(root, { recursive: true, force: true }));
+    cpSync(join(defaultTasksDir, A1C), join(root, A1C), { recursive: true });
+    absolutize(join(root, A1C));
+    const path = join(root, A1C, 'solution.ts');
+    writeFileSync(path, `${readFileSync(path, 'utf8')}\n${alternatives}\n`);
+    return root;
+  };
+  const good = await checkTask(A1C, gym, { tasksDir: copy('export const alternativeSolutions = { again: solution };'), mutation: false });
+  t.ok(good.ok, good.problems.join('\n'));
+  const bad = await checkTask(A1C, gym, {
+    tasksDir: copy('export const alternativeSolutions = { again: solution, guess: async ({ finish }: SolutionContext) => { await finish(\'{"hba1c": 1, "atGoal": true}\'); } };'),
+    mutation: false,
+  });
+  t.notOk(bad.ok);
+  t.match(bad.problems.join('\n'), /\[dm-chen\] alternative solution 'guess' fails: .*latest_a1c_value/);
+  t.notMatch(bad.problems.join('\n'), /alternative solution 'again'/);
+  const malformed = await checkTask(A1C, gym, { tasksDir: copy('export const alternativeSolutions = { sql: 42 };') });
+  t.notOk(malformed.ok);
+  t.match(malformed.problems.join('\n'), /alternativeSolutions must map names to async functions/);
 });

@@ -22,6 +22,17 @@ t.test('a POST search is a read; a failed write still counts as a write', async 
   t.equal(m.mismatches.length, 2, 'both writes reported');
 });
 
+t.test('SQL on FHIR $run and $sqlquery-run are reads though POSTed; other operations and a resource named run are not', async (t) => {
+  t.notOk(isWrite(entry('POST', 'ViewDefinition/$run')));
+  t.notOk(isWrite(entry('POST', 'ViewDefinition/$viewdefinition-run')));
+  t.notOk(isWrite(entry('POST', '$sqlquery-run')));
+  t.notOk(isWrite(entry('POST', '%24sqlquery-run')));
+  t.ok(noWrites([entry('POST', '$sqlquery-run'), entry('POST', 'ViewDefinition/$run')]).ok);
+  t.ok(isWrite(entry('POST', 'Patient/1/$everything-else')));
+  t.ok(isWrite(entry('POST', 'ViewDefinition')), 'storing a view is a write');
+  t.ok(isWrite(entry('PUT', 'ViewDefinition/run')));
+});
+
 t.test('writesOnlyFor flags a write to another patient', async (t) => {
   const mine = change(med('a', 'p1', '29046', 'stopped'), med('a', 'p1', '29046'), 'updated');
   const theirs = change(med('b', 'p2', '29046'), null, 'created');
