@@ -41,8 +41,12 @@ type AuditRow = {
 
 export class AuditLog {
   private readonly stmts;
+  /** Entries not yet written: one SQLite commit per request would cost more than the request itself. */
+  private pending: [string, NewAuditEntry][] = [];
+  private flushScheduled = false;
+  private readonly writePending: () => void;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     db.exec(SCHEMA);
     this.stmts = {
       insert: db.prepare(
@@ -55,13 +59,44 @@ export class AuditLog {
         "SELECT count(*) AS n FROM gym_audit WHERE sandbox = ? AND method NOT IN ('GET', 'HEAD')"),
       clear: db.prepare('DELETE FROM gym_audit WHERE sandbox = ?'),
     };
+    this.writePending = db.transaction(() => {
+      for (const [sandbox, entry] of this.pending) this.insert(sandbox, entry);
+    });
   }
 
   static forStore(store: Store): AuditLog {
     return new AuditLog(store.db);
   }
 
+  /** Queue an entry; it is written in one transaction with the others of this event-loop turn. */
   record(sandbox: string, entry: NewAuditEntry): void {
+    this.pending.push([sandbox, entry]);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flushSafely());
+    }
+  }
+
+  /** Write queued entries now (every reader calls this first, so nothing recorded is ever missing from a read). */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.pending.length === 0 || !this.db.open) return;
+    try {
+      this.writePending();
+    } finally {
+      this.pending = [];
+    }
+  }
+
+  private flushSafely(): void {
+    try {
+      this.flush();
+    } catch (err) {
+      process.stderr.write(`ehr-gym: audit entries could not be written: ${(err as Error).message}\n`);
+    }
+  }
+
+  private insert(sandbox: string, entry: NewAuditEntry): void {
     this.stmts.insert.run(
       sandbox, entry.time, entry.method, entry.path, new URLSearchParams(entry.query).toString(), entry.status,
       entry.requestBody === undefined ? null : JSON.stringify(entry.requestBody),
@@ -71,6 +106,7 @@ export class AuditLog {
 
   /** Entries after `afterSeq`, oldest first. */
   entries(sandbox: string, afterSeq = 0, limit = 10000): AuditEntry[] {
+    this.flush();
     return this.stmts.list.all(sandbox, afterSeq, limit).map((row) => {
       const entry: AuditEntry = {
         seq: row.seq, time: row.time, method: row.method, path: row.path,
@@ -84,10 +120,12 @@ export class AuditLog {
   }
 
   counts(sandbox: string): { requests: number; writeRequests: number } {
+    this.flush();
     return { requests: this.stmts.count.get(sandbox)?.n ?? 0, writeRequests: this.stmts.writes.get(sandbox)?.n ?? 0 };
   }
 
   clear(sandbox: string): void {
+    this.flush();
     this.stmts.clear.run(sandbox);
   }
 }
@@ -98,6 +136,10 @@ export class AuditLog {
  */
 export function returnedResourceIds(payload: string | undefined, location: string | undefined): string[] {
   const ids: string[] = [];
+  if (payload && SEARCH_OR_HISTORY.test(payload.slice(0, 64))) {
+    const found = idsFromFullUrls(payload);
+    if (found.length > 0 || !payload.includes('"entry":')) return found;
+  }
   if (payload && payload.length > 0 && payload.charCodeAt(0) === 123 /* { */) {
     let body: unknown;
     try {
@@ -114,14 +156,33 @@ export function returnedResourceIds(payload: string | undefined, location: strin
   return ids;
 }
 
+/** The compact searchset/history Bundles this server writes: `fullUrl` is the first key of every entry. */
+const SEARCH_OR_HISTORY = /^\{"resourceType":"Bundle","type":"(searchset|history)"/;
+const ENTRY_FULL_URL = /\{"fullUrl":"([^"]*)"/g;
+
+/**
+ * Ids of a searchset or history Bundle without parsing it (a page can be megabytes): each entry object opens
+ * with its fullUrl, and `{"fullUrl":"` cannot occur inside a JSON string, where quotes are escaped.
+ */
+function idsFromFullUrls(payload: string): string[] {
+  const ids: string[] = [];
+  for (const match of payload.matchAll(ENTRY_FULL_URL)) {
+    const id = idFromLocation(match[1]);
+    if (id) ids.push(id);
+  }
+  return ids;
+}
+
 type Loose = { resourceType?: unknown; id?: unknown; entry?: unknown };
 
 function collectIds(body: unknown, ids: string[]): void {
   if (!body || typeof body !== 'object') return;
   const resource = body as Loose;
   if (resource.resourceType === 'Bundle' && Array.isArray(resource.entry)) {
-    for (const entry of resource.entry as { resource?: Loose; response?: { location?: string } }[]) {
-      const id = entry?.resource ? resourceId(entry.resource) : entry?.response?.location ? idFromLocation(entry.response.location) : undefined;
+    for (const entry of resource.entry as { fullUrl?: string; resource?: Loose; response?: { location?: string } }[]) {
+      // An entry without a resource (a deletion in history, a minimal transaction response) names it by URL.
+      const url = entry?.fullUrl ?? entry?.response?.location;
+      const id = entry?.resource ? resourceId(entry.resource) : url ? idFromLocation(url) : undefined;
       if (id) ids.push(id);
     }
     return;

@@ -92,3 +92,18 @@ t.test('returnedResourceIds reads resources, Bundle entries and Location headers
   t.equal(idFromLocation('http://h/fhir/Observation/o-1.2/_history/7'), 'Observation/o-1.2');
   t.equal(idFromLocation('http://h/gym/sessions'), undefined);
 });
+
+t.test('the unparsed fast path for searchset and history Bundles finds the same ids as parsing them', async (t) => {
+  const gym = await startGym(t);
+  await gym.json('PUT', '/fhir/Observation/o1', { ...basePatients[2], status: 'amended' });
+  await gym.json('DELETE', '/fhir/Observation/o1');
+  for (const url of ['/fhir/Patient', '/fhir/Observation?_include=Observation:subject&_id=o1', '/fhir/Observation/o1/_history', '/fhir/_history', '/fhir/Patient?_count=1']) {
+    const res = await gym.inject({ method: 'GET', url });
+    t.equal(res.statusCode, 200, url);
+    const pretty = JSON.stringify(JSON.parse(res.body), null, 1);
+    const parsed = returnedResourceIds(pretty, undefined);
+    t.same(returnedResourceIds(res.body, undefined), parsed, url);
+    if (url === '/fhir/Observation/o1/_history') t.same(parsed, ['Observation/o1', 'Observation/o1', 'Observation/o1'], 'the deletion entry counts too');
+    if (url === '/fhir/Patient') t.same(parsed.sort(), ['Patient/p1', 'Patient/p2']);
+  }
+});

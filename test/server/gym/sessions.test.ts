@@ -219,7 +219,7 @@ t.test('with a task source, a task supplies now, fixture and instruction, and an
   const tasks = {
     resolve(task: string, variant: string | undefined) {
       if (task !== 'hypokalemia') return undefined;
-      return { now: variant === 'late' ? '2024-02-02T08:00:00Z' : '2023-11-13T10:15:00Z', fixture, instruction: 'Review the potassium and act.' };
+      return { now: variant === 'late' ? '2024-02-02T08:00:00Z' : '2023-11-13T10:15:00Z', fixture: fixture as any, instruction: 'Review the potassium and act.' };
     },
   };
   const gym = await startGym(t, { tasks });
