@@ -64,7 +64,7 @@ function command(): string {
 async function main(): Promise<void> {
   const only = parseOnly(process.argv.slice(2));
   const names = only ?? SECTIONS;
-  const sections = previousSections();
+  const produced = new Map<string, string>();
   const header = [
     '# Benchmark results',
     '',
@@ -83,15 +83,18 @@ async function main(): Promise<void> {
       process.stderr.write(`bench: ${name} skipped (bench/${name}.ts not present)\n`);
       continue;
     }
-    sections.set(name, body);
+    produced.set(name, body);
     process.stdout.write(`${body}\n`);
-    write(header, sections);
+    write(header, produced);
   }
-  write(header, sections);
+  write(header, produced);
   process.stderr.write(`bench: wrote ${resultsPath}\n`);
 }
 
-function write(header: string[], sections: Map<string, string>): void {
+/** Merge this run's sections into the file as it is now (another run may have written meanwhile), then write it. */
+function write(header: string[], produced: Map<string, string>): void {
+  const sections = previousSections();
+  for (const [name, body] of produced) sections.set(name, body);
   const ordered = [...SECTIONS.filter((n) => sections.has(n)), ...[...sections.keys()].filter((n) => !SECTIONS.includes(n))];
   const body = ordered.map((n) => `<!-- section:${n} -->\n${sections.get(n)}<!-- /section:${n} -->\n`);
   writeFileSync(resultsPath, `${header.join('\n')}\n${body.join('\n')}`);
