@@ -9,7 +9,16 @@ const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
 const newest = (list: Observation[]) => list.filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined)
   .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)))[0];
 
-export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
+export default async function solution(ctx: SolutionContext): Promise<void> {
+  await act(ctx, { code: '1545653', name: 'empagliflozin' });
+}
+
+/** Alternatives task check also proves: dapagliflozin is as good as empagliflozin. */
+export const alternativeSolutions = {
+  dapagliflozin: (ctx: SolutionContext) => act(ctx, { code: '1488564', name: 'dapagliflozin' }),
+};
+
+async function act({ fhir, patient, now, task, finish }: SolutionContext, drug: { code: string; name: string }): Promise<void> {
   await fhir.read('Patient', patient);
   await fhir.search('Condition', { patient, 'clinical-status': 'active' });
   await fhir.search('AllergyIntolerance', { patient });
@@ -28,7 +37,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
 
   const sglt2: MedicationRequest = {
     resourceType: 'MedicationRequest', status: 'active', intent: 'order',
-    medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1545653', display: 'empagliflozin' }], text: 'empagliflozin 10 MG Oral Tablet' },
+    medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: drug.code, display: drug.name }], text: `${drug.name} 10 MG Oral Tablet` },
     subject: { reference: `Patient/${patient}` }, authoredOn: now, requester: { reference: task.requester.reference },
     reasonCode: [{ coding: [{ system: 'http://snomed.info/sct', code: '84114007', display: 'Heart failure' }], text: 'HFrEF: SGLT2 inhibitor (GDMT pillar)' }],
     dosageInstruction: [{
@@ -40,7 +49,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   };
   await fhir.create(sglt2);
   await finish(JSON.stringify({
-    missing, ordered: 'empagliflozin 10 mg by mouth once daily', egfr: egfr.valueQuantity!.value, potassium: k.valueQuantity!.value,
+    missing, ordered: `${drug.name} 10 mg by mouth once daily`, egfr: egfr.valueQuantity!.value, potassium: k.valueQuantity!.value,
     note: 'Beta blocker, ACE inhibitor/ARB and MRA already active; continue. eGFR >= 20, so an SGLT2 inhibitor is appropriate.',
   }));
 }

@@ -12,7 +12,16 @@ function newest(results: Observation[]): Observation | undefined {
     .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)))[0];
 }
 
-export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
+export default async function solution(ctx: SolutionContext): Promise<void> {
+  await act(ctx, 'replace');
+}
+
+/** Alternatives task check also proves: the dose changed in place on the existing order (eGFR 30-44). */
+export const alternativeSolutions = {
+  'change-in-place': (ctx: SolutionContext) => act(ctx, 'in-place'),
+};
+
+async function act({ fhir, patient, now, task, finish }: SolutionContext, style: 'replace' | 'in-place'): Promise<void> {
   await fhir.read('Patient', patient);
   await fhir.search('Condition', { patient, 'clinical-status': 'active' });
   await fhir.search('AllergyIntolerance', { patient });
@@ -31,7 +40,21 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
 
   const stop = maxDailyMg(egfr) === 0;
   const fullDose = active.filter((o) => isMetformin(o) && (dailyDoseMg(o) ?? 0) > maxDailyMg(egfr));
-  for (const order of fullDose) {
+  if (style === 'in-place' && !stop) {
+    for (const order of fullDose) {
+      await fhir.read('MedicationRequest', order.id!);
+      await fhir.patch('MedicationRequest', order.id!, [
+        { op: 'replace', path: '/dosageInstruction', value: [{
+          text: '500 mg by mouth twice daily with meals (reduced for eGFR 30-44)',
+          timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' } },
+          route: { coding: [{ system: 'http://snomed.info/sct', code: '26643006', display: 'Oral route' }] },
+          doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg', system: 'http://unitsofmeasure.org', code: 'mg' } }],
+        }] },
+        { op: 'add', path: '/note', value: [{ text: `Dose reduced for eGFR ${egfr} (KDIGO 2022)` }] },
+      ]);
+    }
+  }
+  for (const order of style === 'in-place' && !stop ? [] : fullDose) {
     await fhir.read('MedicationRequest', order.id!);
     await fhir.patch('MedicationRequest', order.id!, [
       { op: 'replace', path: '/status', value: 'stopped' },
@@ -51,7 +74,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
       doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg', system: 'http://unitsofmeasure.org', code: 'mg' } }],
     }],
   };
-  if (!stop) await fhir.create(reduced);
+  if (!stop && style === 'replace') await fhir.create(reduced);
   const lab: ServiceRequest = {
     resourceType: 'ServiceRequest', status: 'active', intent: 'order', priority: 'routine',
     category: [{ coding: [{ system: 'http://snomed.info/sct', code: '108252007', display: 'Laboratory procedure' }] }],
