@@ -101,13 +101,12 @@ function writeBase(path: string, patients: number): { path: string; resources: n
 
 /** Serial create + first read over a real socket; p50/p95 of each. */
 async function createAndFirstRead(dbPath: string, patients: number) {
-  const { app, sessions } = buildApp({ dbPath, gym: { maxSessions: 100000 } });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  const http1 = client(address, 1);
+  // Over HTTP against a server in a child process (its own event loop and heap), then the manager alone in-process.
+  const server = await startChild(dbPath);
+  const http1 = client(server.address, 1);
   const create: number[] = [];
   const both: number[] = [];
   const inProcess: number[] = [];
-  const ids: string[] = [];
   try {
     for (let i = 0; i < 330; i++) {
       const t0 = performance.now();
@@ -117,20 +116,23 @@ async function createAndFirstRead(dbPath: string, patients: number) {
       const read = await http1.request('GET', `/fhir/_session/${id}/Patient/pat-${(i * 7919) % patients}`);
       const t2 = performance.now();
       if (read.status !== 200) throw new Error(`first read ${read.status}`);
-      ids.push(id);
       if (i >= 30) {
         create.push(t1 - t0);
         both.push(t2 - t0);
       }
     }
-    // The manager's own cost (no HTTP): what creation costs the server.
+  } finally {
+    http1.close();
+    await server.stop();
+  }
+  const { app, sessions } = buildApp({ dbPath, gym: { maxSessions: 100000 } });
+  try {
     for (let i = 0; i < 1000; i++) {
       const t0 = performance.now();
       sessions.create({ now: '2023-11-13T10:15:00Z' }, () => '');
       inProcess.push(performance.now() - t0);
     }
   } finally {
-    http1.close();
     await app.close();
   }
   for (const list of [create, both, inProcess]) list.sort((a, b) => a - b);
@@ -142,16 +144,24 @@ async function createAndFirstRead(dbPath: string, patients: number) {
 }
 
 /** Start the server in a child process over `dbPath`; resolves with its address. */
-function startChild(dbPath: string): Promise<{ address: string; stop: () => void }> {
+function startChild(dbPath: string): Promise<{ address: string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const line = /^(http:\/\/\S+)\n/m.exec(out);
-      if (line) resolve({ address: line[1], stop: () => child.kill() });
+      if (line) {
+        resolve({
+          address: line[1],
+          stop: () => new Promise<void>((done) => {
+            child.once('exit', () => done());
+            child.kill();
+          }),
+        });
+      }
     });
-    child.on('exit', (code) => reject(new Error(`bench server exited ${code}`)));
+    child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)));
   });
 }
 
@@ -241,12 +251,12 @@ export async function benchSessions(): Promise<string> {
       single = await throughput(server.address, largest.n, 1, seconds);
       many = await throughput(server.address, largest.n, CONCURRENCY, seconds);
     } finally {
-      server.stop();
+      await server.stop();
     }
     const memory = await memoryPerSession(largest.path);
 
     lines.push('## Gym sessions', '');
-    lines.push(`Stand-in base (bench/search-population.ts, ${OBS_PER_PATIENT} observations per patient) in a SQLite file; server and client in one process for the latency rows, server in a child process for throughput; clients use node:http keep-alive. Node ${process.version}; 1-minute load average at start ${load.toFixed(1)}.`, '');
+    lines.push(`Stand-in base (bench/search-population.ts, ${OBS_PER_PATIENT} observations per patient) in a SQLite file; server in a child process (clients: node:http keep-alive); \`manager create\` is the session manager alone, in-process. Node ${process.version}; 1-minute load average at start ${load.toFixed(1)}.`, '');
     lines.push('| base | resources | build s | create p50 / p95 ms (HTTP) | create + first read p50 / p95 ms | manager create p50 ms (no HTTP) |');
     lines.push('|---|---|---|---|---|---|');
     for (const c of created) {
