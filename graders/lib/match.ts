@@ -53,3 +53,9 @@ export function fail(evidence: string | string[], failure?: string): CheckResult
 export function allOf(...matches: Match[]): Match {
   return matchOf(matches.flatMap((m) => m.mismatches), matches.flatMap((m) => m.evidence));
 }
+
+/** Either match passes (e.g. fetched every resource by REST, or queried them with a view); reports both on failure. */
+export function anyOf(...matches: Match[]): Match {
+  const ok = matches.find((m) => m.ok);
+  return ok ?? matchOf(matches.flatMap((m) => m.mismatches), matches.flatMap((m) => m.evidence));
+}

@@ -17,3 +17,29 @@ export function fetchedAny(log: AuditEntry[], targets: string[], what = 'evidenc
   const hit = targets.find((t) => log.some((e) => returned(e, t)));
   return hit ? matchOf([], [`${hit} fetched`]) : matchOf([`none of the ${what} (${targets.slice(0, 5).join(', ')}${targets.length > 5 ? ', ...' : ''}) was fetched`]);
 }
+
+/** A successful SQL on FHIR request: `$run` / `$viewdefinition-run` (POST or GET) or `$sqlquery-run`. */
+function viewRequest(entry: AuditEntry): boolean {
+  return entry.status < 300 && /(^|\/)(\$|%24)(run|viewdefinition-run|sqlquery-run)$/i.test(entry.path);
+}
+
+/** The ViewDefinitions an audited request ran: inline `viewResource`/`view` parts of its Parameters body. */
+function viewsOf(entry: AuditEntry): Record<string, unknown>[] {
+  const body = entry.requestBody as { resourceType?: string; parameter?: { name?: string; resource?: unknown }[] } | undefined;
+  if (body?.resourceType !== 'Parameters') return [];
+  return (body.parameter ?? []).filter((p) => (p.name === 'viewResource' || p.name === 'view') && p.resource && typeof p.resource === 'object')
+    .map((p) => p.resource as Record<string, unknown>);
+}
+
+/**
+ * The population-level alternative to fetching every resource: some successful SQL on FHIR request ran an inline
+ * view over `resource` whose definition mentions every one of `terms` (e.g. the LOINC code it filters on).
+ */
+export function queriedByView(log: AuditEntry[], resource: string, terms: string[] = [], what = `${resource} view`): Match {
+  for (const entry of log.filter(viewRequest)) {
+    const view = viewsOf(entry).find((v) => v.resource === resource && terms.every((term) => JSON.stringify(v).includes(term)));
+    if (view) return matchOf([], [`${what}: #${entry.seq} ${entry.method} ${entry.path} ran a view over ${resource}${terms.length ? ` mentioning ${terms.join(', ')}` : ''}`]);
+  }
+  return matchOf([`no successful $run/$sqlquery-run with a view over ${resource}${terms.length ? ` mentioning ${terms.join(', ')}` : ''}`]);
+}
+

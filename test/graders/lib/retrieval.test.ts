@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { AuditEntry } from '../../../harness/types.ts';
-import { fetchedAll, fetchedAny } from '../../../graders/lib/retrieval.ts';
+import { fetchedAll, fetchedAny, queriedByView } from '../../../graders/lib/retrieval.ts';
+import { anyOf } from '../../../graders/lib/match.ts';
 
 const log: AuditEntry[] = [
   { seq: 1, time: '', method: 'GET', path: 'Observation', query: [['code', 'K']], status: 200, resourceIds: ['Observation/old'], latencyMs: 1 },
@@ -19,4 +20,23 @@ t.test('fetchedAny', async (t) => {
   t.ok(fetchedAny(log, ['Observation/x', 'Observation/old']).ok);
   t.notOk(fetchedAny(log, ['Observation/x']).ok);
   t.notOk(fetchedAny(log, []).ok, 'no evidence in the chart is a failure, not a pass');
+});
+
+t.test('queriedByView: a successful SQL on FHIR request with a view over the resource naming the terms', async (t) => {
+  const view = (resource: string, code: string) => ({ resourceType: 'ViewDefinition', name: 'v', resource, select: [{ column: [{ name: 'c', path: `code.coding.where(code = '${code}').exists()` }] }] });
+  const sql: AuditEntry = {
+    seq: 3, time: '', method: 'POST', path: '$sqlquery-run', query: [], status: 200, resourceIds: [], latencyMs: 1,
+    requestBody: { resourceType: 'Parameters', parameter: [{ name: 'query', valueString: 'SELECT 1' }, { name: 'view', resource: view('Observation', '4548-4') }] },
+  };
+  const run: AuditEntry = { ...sql, seq: 4, path: 'ViewDefinition/$run', requestBody: { resourceType: 'Parameters', parameter: [{ name: 'viewResource', resource: view('Condition', '44054006') }] } };
+  t.ok(queriedByView([sql], 'Observation', ['4548-4']).ok);
+  t.ok(queriedByView([run], 'Condition', ['44054006']).ok);
+  t.notOk(queriedByView([sql], 'Observation', ['2823-3']).ok, 'a view on another code');
+  t.notOk(queriedByView([sql], 'Condition').ok, 'a view on another resource type');
+  t.notOk(queriedByView([{ ...sql, status: 400 }], 'Observation', ['4548-4']).ok, 'a failed query');
+  t.notOk(queriedByView([{ ...sql, path: 'Observation' }], 'Observation', ['4548-4']).ok, 'not an SQL on FHIR operation');
+  t.ok(anyOf(fetchedAll(log, ['Observation/none']), queriedByView([sql], 'Observation', ['4548-4'])).ok);
+  const both = anyOf(fetchedAll(log, ['Observation/none']), queriedByView([], 'Observation'));
+  t.notOk(both.ok);
+  t.equal(both.mismatches.length, 2, 'both routes reported');
 });
