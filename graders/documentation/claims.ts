@@ -274,6 +274,8 @@ function claimsOfSentence(text: string, sentence: Sentence, vocab: Vocabulary): 
     }
 
     if (m.kind === 'condition') {
+      // "colon cancer screening", "heart failure symptoms": the problem names a topic, it is not diagnosed.
+      if (/^\s*(screening|screen|risk|prevention|surveillance|symptoms?|work-?up|evaluation|education|counseling|precautions|protocol|pathway)\b/i.test(after)) continue;
       const claim = base(m, 'condition');
       claim.negated = negated;
       claim.assertion = HEDGE.test(clause) && !/\bhistory of\b/i.test(clause) ? 'plan' : 'fact';

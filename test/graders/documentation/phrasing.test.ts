@@ -31,3 +31,10 @@ for (const [sentence, verdicts] of rows) {
     t.same(results.map((r) => r.verdict), verdicts, results.map((r) => `${r.claim.text}: ${r.reason}`).join('; '));
   });
 }
+
+t.test('a problem named as a topic (screening, symptoms, risk) is not a diagnosis claim', async (t) => {
+  for (const s of ['Due for colon cancer screening.', 'Heart failure symptoms: none.', 'Discussed diabetes prevention.']) {
+    t.same(verifyNoteText(s, chart, vocab, { asOf: NOTE_DATE }).map((r) => r.claim.kind), [], s);
+  }
+  t.same(verifyNoteText('History of heart failure.', chart, vocab, { asOf: NOTE_DATE }).map((r) => r.verdict), ['unsupported']);
+});
