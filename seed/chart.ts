@@ -9,7 +9,7 @@ import { HL7, LOINC, SNOMED, ICD10CM, RXNORM, UCUM, FLOWSHEET, codingOf, ingredi
 import { LABS, PANELS, interpret, round, type LabKey, type PanelKey, type LabDef } from './labs.ts';
 import type { MessRates } from './mess.ts';
 import { Rng } from './random.ts';
-import type { Clinician, Specialty, Staff } from './staff.ts';
+import { SPECIALTIES, type Clinician, type Specialty, type Staff } from './staff.ts';
 import { DAY, HOUR, MINUTE, YEAR, formatDate, formatInstant } from './time.ts';
 
 export type Sex = 'male' | 'female';
@@ -535,14 +535,14 @@ export class Chart {
   referral(visit: Visit, to: Specialty, reason: string): void {
     this.resources.push({
       resourceType: 'ServiceRequest', id: this.newId('sr'), status: 'completed', intent: 'order',
-      category: [cc(SNOMED, '386053000')], code: cc(SNOMED, '3457005', `Referral to ${this.ctx.staff.bySpecialty[to][0].specialty}`),
+      category: [cc(SNOMED, '386053000')], code: cc(SNOMED, '3457005', `Referral to ${SPECIALTIES[to].clinic}`),
       subject: ref('Patient', this.patientId), encounter: ref('Encounter', visit.id),
       authoredOn: this.instant(visit.start), requester: ref('Practitioner', visit.clinician.practitionerId),
-      performerType: cc(SNOMED, (SPECIALTY_SNOMED as Record<string, string>)[to]),
+      performerType: cc(SNOMED, SPECIALTIES[to].snomed),
       performer: [ref('PractitionerRole', this.clinician(to).roleId)],
       reasonCode: [{ text: reason }],
     } satisfies ServiceRequest);
-    visit.plan.push(`Referred to ${this.clinician(to).name} (${to}) for ${reason}.`);
+    visit.plan.push(`Referred to ${this.clinician(to).name} (${SPECIALTIES[to].clinic}) for ${reason}.`);
   }
 
   /** An imaging study: order, procedure, report with conclusion, and the imaging report document. */
@@ -715,6 +715,3 @@ export class Chart {
     this.document(v, v.noteType, lines.join('\n') + '\n', v.end, v.clinician, `${title} ${formatDate(v.start)}`);
   }
 }
-
-import { SPECIALTIES } from './staff.ts';
-const SPECIALTY_SNOMED: Record<string, string> = Object.fromEntries(Object.entries(SPECIALTIES).map(([k, v]) => [k, v.snomed]));
