@@ -12,6 +12,7 @@ import type { SearchParameterRegistry } from './registry.ts';
 import { compartmentParams, patientCompartmentTypes } from './compartments.ts';
 import { subset } from './subset.ts';
 import { ParamKeys } from './param-keys.ts';
+import { registerCodeSetFunctions } from './code-sets.ts';
 
 interface Row { sb: string; type: string; id: string; rid?: number }
 
@@ -28,6 +29,7 @@ export class SearchEngine {
     if (!map) this.statements.set(db, (map = new Map()));
     let s = map.get(sql);
     if (!s) {
+      registerCodeSetFunctions(db);
       if (map.size > 5000) map.clear();
       s = db.prepare(sql);
       map.set(sql, s);

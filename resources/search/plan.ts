@@ -8,6 +8,7 @@ import { parseReference } from './values.ts';
 import type { Condition, SortKey } from './query.ts';
 import { invalid, splitUnescaped, unescapeValue } from './query.ts';
 import type { SearchParam } from './registry.ts';
+import { modifierCodes, rememberCodeSet } from './code-sets.ts';
 
 export interface Frag {
   sql: string;
@@ -199,7 +200,7 @@ function paramSql(ctx: PlanContext, layer: string, type: string, param: SearchPa
   const params = ors.flatMap((o) => o.params);
   if (modifier === 'identifier') return inIndex(ctx, 'search_token', layer, type, `${param.code}:identifier`, predicate, params, false, driving);
   // :not is "no value matches" (FHIR R4 3.1.1.4.10), so resources without the element match too.
-  return inIndex(ctx, TABLE[param.type], layer, type, param.code, predicate, params, modifier === 'not', driving);
+  return inIndex(ctx, TABLE[param.type], layer, type, param.code, predicate, params, modifier === 'not' || modifier === 'not-in', driving);
 }
 
 function valuePredicate(ctx: PlanContext, param: SearchParam, modifier: string | undefined, value: string, name: string): Frag {
@@ -208,6 +209,9 @@ function valuePredicate(ctx: PlanContext, param: SearchParam, modifier: string |
       return stringPredicate(modifier, value, 'value', 'exact');
     case 'token':
       if (modifier === 'identifier') return tokenPredicate(undefined, value);
+      if (modifier === 'in' || modifier === 'not-in' || modifier === 'below' || modifier === 'above') {
+        return codeSetPredicate(modifierCodes(modifier, unescapeValue(value), (m) => invalid(name, m)));
+      }
       return tokenPredicate(modifier, value);
     case 'date':
       return dateCompare(ctx, name, value, 'range');
@@ -237,8 +241,9 @@ function stringPredicate(modifier: string | undefined, raw: string, col: string,
 
 function tokenPredicate(modifier: string | undefined, raw: string): Frag {
   if (modifier === 'text') {
+    // The stored text (CodeableConcept.text, Coding.display), or the code's display and synonyms in the terminology.
     const norm = normalizeText(unescapeValue(raw));
-    return { sql: 'text >= ? AND text < ?', params: [norm, norm + MAX_CHAR] };
+    return { sql: '(text >= ? AND text < ?) OR search_code_text(system, code, ?)', params: [norm, norm + MAX_CHAR, unescapeValue(raw)] };
   }
   if (modifier === 'of-type') {
     const parts = splitUnescaped(raw, '|').map(unescapeValue);
@@ -251,6 +256,17 @@ function tokenPredicate(modifier: string | undefined, raw: string): Frag {
   if (system === '' ) return { sql: 'system IS NULL AND code = ?', params: [code] };
   if (code === '') return { sql: 'system = ?', params: [system] };
   return { sql: 'code = ? AND system = ?', params: [code, system] };
+}
+
+/** Rows whose system|code is in a set: an indexed `code IN (...)` when the set is small, else a per-row test. */
+function codeSetPredicate(codes: Set<string>): Frag {
+  if (codes.size === 0) return { sql: '0', params: [] };
+  const id = rememberCodeSet(codes);
+  if (codes.size <= 200) {
+    const bare = [...new Set([...codes].map((c) => c.slice(c.indexOf('|') + 1)))];
+    return { sql: `code IN (${bare.map(() => '?').join(', ')}) AND search_in_codes(?, system, code)`, params: [...bare, id] };
+  }
+  return { sql: 'search_in_codes(?, system, code)', params: [id] };
 }
 
 function splitPrefix(name: string, value: string, allowed = PREFIXES): [string, string] {

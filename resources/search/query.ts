@@ -55,9 +55,6 @@ const MODIFIERS: Record<string, Set<string>> = {
   composite: new Set(['missing']),
 };
 
-/** Valid but not yet implemented: a clear 400 until terminology (ValueSets, hierarchies) exists. */
-const TERMINOLOGY_MODIFIERS = new Set(['in', 'not-in', 'below', 'above']);
-
 export const invalid = (param: string, message: string) =>
   new FhirError(400, [issue('error', 'processing', `Parameter '${param}': ${message}`, [param])]);
 
@@ -162,9 +159,6 @@ export function parseCondition(registry: SearchParameterRegistry, types: string[
     const allowed = MODIFIERS[param.type];
     const isTypeModifier = param.type === 'reference' && isKnownResourceType(modifier);
     if (!isTypeModifier && !allowed?.has(modifier)) throw invalid(name, `unknown modifier ':${modifier}' for a ${param.type} parameter`);
-    if (param.type === 'token' && TERMINOLOGY_MODIFIERS.has(modifier)) {
-      throw new FhirError(400, [issue('error', 'not-supported', `Parameter '${name}': the :${modifier} modifier needs terminology support, which this server does not have yet`, [name])]);
-    }
     if (modifier === 'missing') {
       if (value !== 'true' && value !== 'false') throw invalid(name, `:missing takes true or false, not '${value}'`);
       return { kind: 'missing', param, missing: value === 'true' };
