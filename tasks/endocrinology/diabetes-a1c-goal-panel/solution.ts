@@ -1,0 +1,77 @@
+// Reference solutions. REST (default): the panel by general-practitioner, the active type 2 diabetes problem-list
+// entries, then each member's A1c history by LOINC and the local flowsheet code, judged on the latest result in the
+// 365-day window by effective instant. SQL (alternativeSolutions.sql): the same cohort as SQL on FHIR views joined
+// in one $sqlquery-run.
+import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
+import type { SolutionContext } from '../../../harness/types.ts';
+import { referenceId } from '../../../harness/fhir-client.ts';
+import { effectiveTime } from '../../../graders/lib/index.ts';
+import { A1C_CODES, FLOWSHEET, GOAL, HIGH, isActiveProblem, isType2Diabetes, WINDOW_DAYS } from './grader.ts';
+
+function answer(rows: { patient: string; a1c: number | null }[]): string {
+  const atGoal = rows.filter((r) => r.a1c !== null && r.a1c < GOAL).length;
+  return JSON.stringify({
+    cohort: rows.length, atGoal, percentAtGoal: Math.round((1000 * atGoal) / rows.length) / 10,
+    a1c8OrAbove: rows.filter((r) => r.a1c !== null && r.a1c >= HIGH).map((r) => `Patient/${r.patient}`),
+    latest: rows,
+  });
+}
+
+export default async function solution({ fhir, now, task, finish }: SolutionContext): Promise<void> {
+  const pcp = task.requester.reference;
+  await fhir.read('Practitioner', pcp.split('/')[1]);
+  const panel = await fhir.search<Patient>('Patient', { 'general-practitioner': pcp, _count: 200 });
+  const mine = new Set(panel.map((p) => p.id!));
+  const dm = await fhir.search<Condition>('Condition', { code: 'http://snomed.info/sct|44054006', category: 'problem-list-item', 'clinical-status': 'active', _count: 200 });
+  const cohort = [...new Set(dm.filter((c) => isType2Diabetes(c) && isActiveProblem(c)).map((c) => referenceId(c.subject?.reference, 'Patient')!).filter((p) => mine.has(p)))].sort();
+  const to = Date.parse(now);
+  const from = to - WINDOW_DAYS * 86400_000;
+  const rows: { patient: string; a1c: number | null; date?: string }[] = [];
+  for (const patient of cohort) {
+    const results = await fhir.search<Observation>('Observation', { patient, code: A1C_CODES, _sort: '-date', _count: 100 });
+    const latest = results.filter((o) => o.status !== 'entered-in-error' && o.status !== 'cancelled' && o.valueQuantity?.value !== undefined)
+      .filter((o) => { const t = Date.parse(effectiveTime(o)); return t >= from && t <= to; })
+      .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)))[0];
+    rows.push({ patient, a1c: latest?.valueQuantity?.value ?? null, ...(latest ? { date: effectiveTime(latest).slice(0, 10) } : {}) });
+  }
+  await finish(answer(rows));
+}
+
+const view = (name: string, resource: string, columns: [string, string, string?][], where: string[] = []) => ({
+  resourceType: 'ViewDefinition', name, resource, status: 'active',
+  select: [{ column: columns.map(([n, path, type]) => ({ name: n, path, ...(type ? { type } : {}) })) }],
+  where: where.map((path) => ({ path })),
+});
+
+export const alternativeSolutions = {
+  sql: async ({ fhir, now, task, finish }: SolutionContext): Promise<void> => {
+    const pcp = task.requester.reference.split('/')[1];
+    await fhir.read('Practitioner', pcp);
+    const views = [
+      view('panel', 'Patient', [['id', 'getResourceKey()'], ['gp', 'generalPractitioner.getReferenceKey(Practitioner)']]),
+      view('dm', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
+        "code.coding.where((system = 'http://snomed.info/sct' and code = '44054006') or (system = 'http://hl7.org/fhir/sid/icd-10-cm' and code.startsWith('E11'))).exists()",
+        "category.coding.where(code = 'problem-list-item').exists()",
+        "clinicalStatus.coding.where(code = 'active').exists()",
+        "verificationStatus.coding.where(code = 'entered-in-error' or code = 'refuted').empty()",
+      ]),
+      view('a1c', 'Observation', [['patient', 'subject.getReferenceKey(Patient)'], ['value', 'value.ofType(Quantity).value', 'decimal'], ['effective', 'effective.ofType(dateTime)']], [
+        `code.coding.where((system = 'http://loinc.org' and code = '4548-4') or (system = '${FLOWSHEET}' and code = 'A1C')).exists()`,
+        "status != 'entered-in-error' and status != 'cancelled'",
+        'value.ofType(Quantity).value.exists()',
+      ]),
+    ];
+    const query = `
+      WITH cohort AS (SELECT DISTINCT dm.patient FROM dm JOIN panel ON panel.id = dm.patient WHERE panel.gp = '${pcp}'),
+      recent AS (SELECT patient, value, julianday(effective) AS t FROM a1c
+                 WHERE julianday(effective) BETWEEN julianday('${now}') - ${WINDOW_DAYS} AND julianday('${now}')),
+      latest AS (SELECT r.patient, max(r.value) AS value FROM recent r
+                 WHERE r.t = (SELECT max(t) FROM recent x WHERE x.patient = r.patient) GROUP BY r.patient)
+      SELECT cohort.patient AS patient, latest.value AS a1c FROM cohort LEFT JOIN latest ON latest.patient = cohort.patient ORDER BY cohort.patient`;
+    const rows = await fhir.operation<{ patient: string; a1c: number | null }[]>('$sqlquery-run', {
+      resourceType: 'Parameters',
+      parameter: [{ name: 'query', valueString: query }, ...views.map((v) => ({ name: 'view', resource: v as never }))],
+    });
+    await finish(answer(rows));
+  },
+};
