@@ -7,7 +7,7 @@
 // whether the ceiling measures the server or the load generator.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -238,6 +238,9 @@ export async function benchCore(): Promise<string> {
           `${verdict} | ${row.runs.reduce((n, m) => n + m.non2xx + m.errors, 0)} |`,
       );
     }
+    const load = loadavg()[0];
+    lines.push('', `1-minute load average at the end: ${load.toFixed(2)} on ${cpus().length} cores` +
+      (load > cpus().length ? ' - the machine was busy with other work, so absolute figures are depressed; the ratios compare runs made seconds apart.' : '.'));
     const tx = rows.find((r) => r.name === 'transaction');
     if (tx && tx.runs.length) lines.push('', `Transaction entries written per second: ${fmt(10 * median(tx.runs.map((m) => m.rps)))}.`);
     lines.push('', 'Placement: the same ceiling and read with the servers in the same process as autocannon (median req/s).', '');
