@@ -1,0 +1,83 @@
+// Reference solutions. REST (default): hypertension problem-list entries, each patient's age, then the latest BP
+// panel in the window by effective instant. SQL (alternativeSolutions.sql): Condition, Patient and BP-panel views
+// joined in one $sqlquery-run, age and recency computed in SQLite.
+import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
+import type { SolutionContext } from '../../../harness/types.ts';
+import { referenceId } from '../../../harness/fhir-client.ts';
+import { effectiveTime } from '../../../graders/lib/index.ts';
+import { ageOn, BP_CODES, FLOWSHEET, isActiveProblem, isHypertension, pressures, WINDOW_DAYS } from './grader.ts';
+
+function answer(rows: { patient: string; controlled: boolean | number }[]): string {
+  const controlled = rows.filter((r) => !!r.controlled).length;
+  return JSON.stringify({
+    denominator: rows.length, controlled, percentControlled: Math.round((1000 * controlled) / rows.length) / 10,
+    uncontrolled: rows.filter((r) => !r.controlled).map((r) => `Patient/${r.patient}`),
+  });
+}
+
+export default async function solution({ fhir, now, task, finish }: SolutionContext): Promise<void> {
+  await fhir.read('Practitioner', task.requester.reference.split('/')[1]);
+  const htn = await fhir.search<Condition>('Condition', { code: 'http://snomed.info/sct|59621000,http://hl7.org/fhir/sid/icd-10-cm|I10', category: 'problem-list-item', 'clinical-status': 'active', _count: 200 });
+  const ids = [...new Set(htn.filter((c) => isHypertension(c) && isActiveProblem(c)).map((c) => referenceId(c.subject?.reference, 'Patient')!))].sort();
+  const to = Date.parse(now);
+  const from = to - WINDOW_DAYS * 86400_000;
+  const rows: { patient: string; controlled: boolean; bp?: string }[] = [];
+  for (const patient of ids) {
+    const p = await fhir.read<Patient>('Patient', patient);
+    const age = ageOn(p.birthDate!, now);
+    if (age < 18 || age > 85) continue;
+    const readings = await fhir.search<Observation>('Observation', { patient, code: BP_CODES, date: `ge${new Date(from).toISOString()}`, _sort: '-date', _count: 100 });
+    const latest = readings.filter((o) => o.status !== 'entered-in-error' && o.status !== 'cancelled')
+      .filter((o) => { const t = Date.parse(effectiveTime(o)); const { sbp, dbp } = pressures(o); return t >= from && t <= to && sbp !== undefined && dbp !== undefined; })
+      .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)))[0];
+    const bp = latest ? pressures(latest) : undefined;
+    rows.push({ patient, controlled: !!bp && bp.sbp! < 140 && bp.dbp! < 90, ...(bp ? { bp: `${bp.sbp}/${bp.dbp}` } : {}) });
+  }
+  await finish(answer(rows));
+}
+
+const view = (name: string, resource: string, columns: [string, string, string?][], where: string[] = []) => ({
+  resourceType: 'ViewDefinition', name, resource, status: 'active',
+  select: [{ column: columns.map(([n, path, type]) => ({ name: n, path, ...(type ? { type } : {}) })) }],
+  where: where.map((path) => ({ path })),
+});
+
+export const alternativeSolutions = {
+  sql: async ({ fhir, now, task, finish }: SolutionContext): Promise<void> => {
+    await fhir.read('Practitioner', task.requester.reference.split('/')[1]);
+    const views = [
+      view('person', 'Patient', [['id', 'getResourceKey()'], ['birth', 'birthDate']]),
+      view('htn', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
+        "code.coding.where((system = 'http://snomed.info/sct' and code = '59621000') or (system = 'http://hl7.org/fhir/sid/icd-10-cm' and code = 'I10')).exists()",
+        "category.coding.where(code = 'problem-list-item').exists()",
+        "clinicalStatus.coding.where(code = 'active').exists()",
+        "verificationStatus.coding.where(code = 'entered-in-error' or code = 'refuted').empty()",
+      ]),
+      view('bp', 'Observation', [
+        ['patient', 'subject.getReferenceKey(Patient)'], ['effective', 'effective.ofType(dateTime)'],
+        ['sbp', "component.where(code.coding.where(system = 'http://loinc.org' and code = '8480-6').exists()).value.ofType(Quantity).value.first()", 'decimal'],
+        ['dbp', "component.where(code.coding.where(system = 'http://loinc.org' and code = '8462-4').exists()).value.ofType(Quantity).value.first()", 'decimal'],
+      ], [
+        `code.coding.where((system = 'http://loinc.org' and code = '85354-9') or (system = '${FLOWSHEET}' and code = 'BP')).exists()`,
+        "status != 'entered-in-error' and status != 'cancelled'",
+      ]),
+    ];
+    const today = now.slice(0, 10);
+    const query = `
+      WITH cohort AS (
+        SELECT DISTINCT person.id AS patient FROM htn JOIN person ON person.id = htn.patient
+        WHERE (CAST(strftime('%Y', '${today}') AS INTEGER) - CAST(strftime('%Y', person.birth) AS INTEGER)
+               - (strftime('%m-%d', '${today}') < strftime('%m-%d', person.birth))) BETWEEN 18 AND 85),
+      recent AS (SELECT patient, sbp, dbp, RANK() OVER (PARTITION BY patient ORDER BY julianday(effective) DESC) AS rk FROM bp
+                 WHERE sbp IS NOT NULL AND dbp IS NOT NULL AND patient IN (SELECT patient FROM cohort)
+                   AND julianday(effective) BETWEEN julianday('${now}') - ${WINDOW_DAYS} AND julianday('${now}')),
+      latest AS (SELECT patient, min(sbp < 140 AND dbp < 90) AS controlled FROM recent WHERE rk = 1 GROUP BY patient)
+      SELECT cohort.patient AS patient, coalesce(latest.controlled, 0) AS controlled
+      FROM cohort LEFT JOIN latest ON latest.patient = cohort.patient ORDER BY cohort.patient`;
+    const rows = await fhir.operation<{ patient: string; controlled: number }[]>('$sqlquery-run', {
+      resourceType: 'Parameters',
+      parameter: [{ name: 'query', valueString: query }, ...views.map((v) => ({ name: 'view', resource: v as never }))],
+    });
+    await finish(answer(rows));
+  },
+};
