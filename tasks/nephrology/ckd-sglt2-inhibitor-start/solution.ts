@@ -30,7 +30,8 @@ export function ckdSglt2Note(f: CkdNoteFacts): string {
     `Medications: on ${f.raas}.`,
     'Assessment: CKD with albuminuria on RAAS blockade, above the eGFR threshold (20) for starting an SGLT2 inhibitor, which lowers the risk of kidney failure and cardiovascular events (KDIGO 2024).',
     'Plan: started empagliflozin 10 mg once daily. Continue the ACE inhibitor or ARB at the maximally tolerated dose.',
-    `Sick-day rules reviewed (hold during acute illness or poor intake); expect an initial eGFR dip. Urine albumin/creatinine ratio ordered for ${f.uacrDue}, with a basic metabolic panel.`,
+    `Sick-day rules reviewed (hold during acute illness or poor intake); expect an initial eGFR dip. Urine albumin/creatinine ratio ordered for ${f.uacrDue}.`,
+    'Recheck potassium and creatinine at that visit.',
   ].join('\n');
 }
 
