@@ -4,10 +4,12 @@
 // The name is the one the SQL on FHIR v2 draft gives its SQL query operation ("$sqlquery-run", run a SQLQuery
 // Library over ViewDefinition tables); we take the query text and the views directly as parameters.
 //
-// Each call materializes the views' rows (over this sandbox's data) into a fresh in-memory SQLite database, checks
-// the statement here (one SELECT/WITH, read-only, no ATTACH/PRAGMA) and runs it in a child process over a read-only
-// copy of that database with a row limit and a time limit; on timeout the child is killed (better-sqlite3 has no
-// interrupt, and a worker thread cannot be stopped while SQLite runs native code), so the server never blocks.
+// Each call materializes the views' rows (over this sandbox's data, or one patient's with `patient`) into a fresh
+// in-memory SQLite database, checks the statement here (one SELECT/WITH, read-only, no ATTACH/PRAGMA) and runs it in
+// a child process over a read-only copy of that database with a row limit; on timeout the child is killed
+// (better-sqlite3 has no interrupt, and a worker thread cannot be stopped while SQLite runs native code).
+// Materialization runs on the main thread in keyset pages with a turn of the event loop between pages, so other
+// requests are served while a large population is read; the time limit covers materialization and query together.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -18,14 +20,20 @@ import { compileView, type ColumnInfo, type CompiledView } from '../../resources
 import { runView } from '../../resources/views/run-view.ts';
 import { CONTENT_TYPES, formatRows, parseRowFormat, type RowFormat } from '../../resources/views/row-format.ts';
 import { operationParameters, primitive, resolveView } from './view-run.ts';
+import { localTarget } from '../../resources/references.ts';
+import { compartmentParams } from '../../resources/search/compartments.ts';
+import type { Resource } from '@medplum/fhirtypes';
+import type { FhirRequest } from '../fhir-request.ts';
 
 export const SQL_LIMITS = {
   defaultRows: 1000,
   maxRows: 10000,
   defaultTimeoutMs: 5000,
   maxTimeoutMs: 10000,
-  /** Child processes running at once; more get 429 (2 cores). */
+  /** Queries materializing or running at once; more get 429 (2 cores). */
   maxConcurrent: 2,
+  /** Resources read and turned into rows per turn of the event loop. */
+  pageSize: 500,
 };
 
 const CHILD = fileURLToPath(new URL('../../resources/views/sql-sandbox-child.mjs', import.meta.url));
@@ -76,18 +84,67 @@ export function assertReadOnlySql(db: Database.Database, sql: string): void {
   if (!stmt.reader || !stmt.readonly) throw badRequest('Only a read-only query that returns rows is allowed', ['query']);
 }
 
-/** The views' rows as tables of a fresh in-memory database (one table per view, named by the view's `name`). */
-export function materializeViews(views: CompiledViewWithName[], resourcesOf: (view: CompiledView) => Iterable<import('@medplum/fhirtypes').Resource>): Database.Database {
+/** Where a view's resources come from: pages of a type (all visible, or one patient's). */
+export type ResourcePages = (type: string) => Iterable<Resource[]>;
+
+/** An in-memory database with one empty table per view (named by the view's `name`, one column per view column). */
+export function viewTables(views: CompiledViewWithName[]): Database.Database {
   const db = new Database(':memory:');
   for (const { name, view } of views) {
-    const columns = view.columns.map((c) => `${quoteIdent(c.name)} ${sqlType(c)}`).join(', ');
-    db.exec(`CREATE TABLE ${quoteIdent(name)} (${columns})`);
-    const insert = db.prepare(`INSERT INTO ${quoteIdent(name)} VALUES (${view.columns.map(() => '?').join(', ')})`);
-    db.transaction(() => {
-      for (const row of runView(view, resourcesOf(view))) insert.run(view.columns.map((c) => sqlValue(row[c.name])));
-    })();
+    db.exec(`CREATE TABLE ${quoteIdent(name)} (${view.columns.map((c) => `${quoteIdent(c.name)} ${sqlType(c)}`).join(', ')})`);
   }
   return db;
+}
+
+/**
+ * Fills the view tables of `db` page by page: after each page the event loop gets a turn (setImmediate), so other
+ * requests run meanwhile. Past `deadline` (epoch ms) it stops with the 422 too-costly outcome.
+ */
+export async function materializeViews(db: Database.Database, views: CompiledViewWithName[], pagesOf: ResourcePages, deadline = Infinity): Promise<void> {
+  for (const { name, view } of views) {
+    const insert = db.prepare(`INSERT INTO ${quoteIdent(name)} VALUES (${view.columns.map(() => '?').join(', ')})`);
+    const insertPage = db.transaction((page: Resource[]) => {
+      for (const row of runView(view, page)) insert.run(view.columns.map((c) => sqlValue(row[c.name])));
+    });
+    for (const page of pagesOf(view.resource)) {
+      insertPage(page);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (Date.now() > deadline) throw tooCostly('Building the view tables took longer than the time limit; restrict the views (where, patient) or raise _timeout');
+    }
+  }
+}
+
+/** Every visible resource of a type, in keyset pages (Repository.scanPage: no cursor stays open between pages). */
+export function* scanPages(req: FhirRequest, type: string, pageSize = SQL_LIMITS.pageSize): Generator<Resource[]> {
+  let after: string | undefined;
+  for (;;) {
+    const page = req.repo.scanPage(type, after, pageSize);
+    if (page.length > 0) yield page;
+    if (page.length < pageSize) return;
+    after = page[page.length - 1].id;
+  }
+}
+
+/**
+ * One patient's resources of a type, found through the search index: the Patient itself, or the resources whose
+ * Patient-compartment parameters (FHIR R4 CompartmentDefinition "patient") point at it. Types outside the compartment
+ * give nothing.
+ */
+export function* patientPages(req: FhirRequest, patientId: string, type: string, pageSize = SQL_LIMITS.pageSize): Generator<Resource[]> {
+  if (type === 'Patient') {
+    const patient = req.repo.readLive('Patient', patientId);
+    if (patient) yield [patient];
+    return;
+  }
+  const ids = new Set<string>();
+  for (const param of compartmentParams('Patient', type)) {
+    for (const id of req.context.search.match(req.repo, type, [[param, `Patient/${patientId}`]])) ids.add(id);
+  }
+  const all = [...ids].sort();
+  for (let i = 0; i < all.length; i += pageSize) {
+    const page = all.slice(i, i + pageSize).map((id) => req.repo.readLive(type, id)).filter((r): r is Resource => r !== undefined);
+    if (page.length > 0) yield page;
+  }
 }
 
 export interface CompiledViewWithName {
@@ -111,13 +168,12 @@ function runInChild(image: Buffer, sql: string, maxRows: number, timeoutMs: numb
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      running--;
       fn();
     };
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      finish(() => reject(tooCostly(`The query ran longer than ${timeoutMs} ms and was stopped`)));
-    }, timeoutMs);
+      finish(() => reject(tooCostly(`The query ran past the time limit and was stopped`)));
+    }, Math.max(1, timeoutMs));
     child.once('message', (result) => finish(() => resolve(result as ChildResult)));
     child.once('error', (err) => finish(() => reject(tooCostly(`The query could not run: ${err.message}`))));
     child.once('exit', (code, signal) => finish(() => reject(tooCostly(`The query process ended (${signal ?? code}) before answering; it may have used too much memory`))));
@@ -161,22 +217,39 @@ export const sqlQueryRunOperation: Operation = {
       views.push({ name, view: compileView(definition) });
     }
     if (views.length === 0) throw badRequest('$sqlquery-run needs at least one view parameter (the tables to query)', ['view']);
+    const patient = primitive(one('patient'));
+    const patientId = patient === undefined ? undefined : localTarget(String(patient), req.baseUrl)?.id ?? String(patient);
+    if (patientId !== undefined && !/^[A-Za-z0-9\-.]{1,64}$/.test(patientId)) throw invalidParameter(`patient '${String(patient)}' is not a Patient reference`, ['patient']);
     if (running >= SQL_LIMITS.maxConcurrent) throw tooManyRequests('Too many SQL queries are running; retry shortly');
 
-    const db = materializeViews(views, (view) => req.repo.scan(view.resource));
-    let image: Buffer;
+    const deadline = Date.now() + timeoutMs;
+    const pagesOf: ResourcePages = patientId === undefined ? (type) => scanPages(req, type) : (type) => patientPages(req, patientId, type);
+    // The statement is checked against the empty tables first, so bad SQL is a 400 before any resource is read.
+    const db = viewTables(views);
     try {
       assertReadOnlySql(db, sql);
-      image = db.serialize();
-    } finally {
+    } catch (err) {
       db.close();
+      throw err;
     }
     running++;
-    const deferred = runInChild(image, sql, maxRows, timeoutMs).then((result) => {
-      if (!result.ok) throw badRequest(`SQL error: ${result.error}`, ['query']);
-      if (result.truncated) throw tooCostly(`The result has more than ${maxRows} rows; aggregate, add a LIMIT, or raise _limit (at most ${SQL_LIMITS.maxRows})`);
-      return formatResult(result, format);
-    });
+    const deferred = (async () => {
+      try {
+        let image: Buffer;
+        try {
+          await materializeViews(db, views, pagesOf, deadline);
+          image = db.serialize();
+        } finally {
+          db.close();
+        }
+        const result = await runInChild(image, sql, maxRows, deadline - Date.now());
+        if (!result.ok) throw badRequest(`SQL error: ${result.error}`, ['query']);
+        if (result.truncated) throw tooCostly(`The result has more than ${maxRows} rows; aggregate, add a LIMIT, or raise _limit (at most ${SQL_LIMITS.maxRows})`);
+        return formatResult(result, format);
+      } finally {
+        running--;
+      }
+    })();
     return { status: 200, deferred };
   },
 };
