@@ -1,6 +1,6 @@
 // Reference solutions. REST (default): hypertension problem-list entries, each patient's age, then the latest BP
-// panel in the window by effective instant. SQL (alternativeSolutions.sql): Condition, Patient and BP-panel views
-// joined in one $sqlquery-run, age and recency computed in SQLite.
+// panel in the window by effective instant. Views (alternativeSolutions.views): Patient, Condition and BP-panel
+// SQL on FHIR views run with ViewDefinition/$run, joined here.
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
 import { referenceId } from '../../../harness/fhir-client.ts';
@@ -42,42 +42,40 @@ const view = (name: string, resource: string, columns: [string, string, string?]
   where: where.map((path) => ({ path })),
 });
 
+/** Rows of a ViewDefinition run over the whole session (`ViewDefinition/$run`, streamed, no SQL time limit). */
+async function runView<T>(fhir: SolutionContext['fhir'], definition: unknown): Promise<T[]> {
+  return fhir.operation<T[]>('ViewDefinition/$run', { resourceType: 'Parameters', parameter: [{ name: 'viewResource', resource: definition as never }] });
+}
+
 export const alternativeSolutions = {
-  sql: async ({ fhir, now, task, finish }: SolutionContext): Promise<void> => {
+  views: async ({ fhir, now, task, finish }: SolutionContext): Promise<void> => {
     await fhir.read('Practitioner', task.requester.reference.split('/')[1]);
-    const views = [
-      view('person', 'Patient', [['id', 'getResourceKey()'], ['birth', 'birthDate']]),
-      view('htn', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
-        "code.coding.where((system = 'http://snomed.info/sct' and code = '59621000') or (system = 'http://hl7.org/fhir/sid/icd-10-cm' and code = 'I10')).exists()",
-        "category.coding.where(code = 'problem-list-item').exists()",
-        "clinicalStatus.coding.where(code = 'active').exists()",
-        "verificationStatus.coding.where(code = 'entered-in-error' or code = 'refuted').empty()",
-      ]),
-      view('bp', 'Observation', [
-        ['patient', 'subject.getReferenceKey(Patient)'], ['effective', 'effective.ofType(dateTime)'],
-        ['sbp', "component.where(code.coding.where(system = 'http://loinc.org' and code = '8480-6').exists()).value.ofType(Quantity).value.first()", 'decimal'],
-        ['dbp', "component.where(code.coding.where(system = 'http://loinc.org' and code = '8462-4').exists()).value.ofType(Quantity).value.first()", 'decimal'],
-      ], [
-        `code.coding.where((system = 'http://loinc.org' and code = '85354-9') or (system = '${FLOWSHEET}' and code = 'BP')).exists()`,
-        "status != 'entered-in-error' and status != 'cancelled'",
-      ]),
-    ];
-    const today = now.slice(0, 10);
-    const query = `
-      WITH cohort AS (
-        SELECT DISTINCT person.id AS patient FROM htn JOIN person ON person.id = htn.patient
-        WHERE (CAST(strftime('%Y', '${today}') AS INTEGER) - CAST(strftime('%Y', person.birth) AS INTEGER)
-               - (strftime('%m-%d', '${today}') < strftime('%m-%d', person.birth))) BETWEEN 18 AND 85),
-      recent AS (SELECT patient, sbp, dbp, RANK() OVER (PARTITION BY patient ORDER BY julianday(effective) DESC) AS rk FROM bp
-                 WHERE sbp IS NOT NULL AND dbp IS NOT NULL AND patient IN (SELECT patient FROM cohort)
-                   AND julianday(effective) BETWEEN julianday('${now}') - ${WINDOW_DAYS} AND julianday('${now}')),
-      latest AS (SELECT patient, min(sbp < 140 AND dbp < 90) AS controlled FROM recent WHERE rk = 1 GROUP BY patient)
-      SELECT cohort.patient AS patient, coalesce(latest.controlled, 0) AS controlled
-      FROM cohort LEFT JOIN latest ON latest.patient = cohort.patient ORDER BY cohort.patient`;
-    const rows = await fhir.operation<{ patient: string; controlled: number }[]>('$sqlquery-run', {
-      resourceType: 'Parameters',
-      parameter: [{ name: 'query', valueString: query }, ...views.map((v) => ({ name: 'view', resource: v as never }))],
-    });
-    await finish(answer(rows));
+    const people = await runView<{ id: string; birth: string | null }>(fhir, view('person', 'Patient', [['id', 'getResourceKey()'], ['birth', 'birthDate']]));
+    const htn = await runView<{ patient: string }>(fhir, view('htn', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
+      "code.coding.where((system = 'http://snomed.info/sct' and code = '59621000') or (system = 'http://hl7.org/fhir/sid/icd-10-cm' and code = 'I10')).exists()",
+      "category.coding.where(code = 'problem-list-item').exists()",
+      "clinicalStatus.coding.where(code = 'active').exists()",
+      "verificationStatus.coding.where(code = 'entered-in-error' or code = 'refuted').empty()",
+    ]));
+    const bp = await runView<{ patient: string; effective: string; sbp: number | null; dbp: number | null }>(fhir, view('bp', 'Observation', [
+      ['patient', 'subject.getReferenceKey(Patient)'], ['effective', 'effective.ofType(dateTime)'],
+      ['sbp', "component.where(code.coding.where(system = 'http://loinc.org' and code = '8480-6').exists()).value.ofType(Quantity).value.first()", 'decimal'],
+      ['dbp', "component.where(code.coding.where(system = 'http://loinc.org' and code = '8462-4').exists()).value.ofType(Quantity).value.first()", 'decimal'],
+    ], [
+      `code.coding.where((system = 'http://loinc.org' and code = '85354-9') or (system = '${FLOWSHEET}' and code = 'BP')).exists()`,
+      "status != 'entered-in-error' and status != 'cancelled'",
+    ]));
+    const birth = new Map(people.map((p) => [p.id, p.birth]));
+    const cohort = [...new Set(htn.map((h) => h.patient))].filter((p) => { const b = birth.get(p); if (!b) return false; const age = ageOn(b, now); return age >= 18 && age <= 85; }).sort();
+    const to = Date.parse(now);
+    const from = to - WINDOW_DAYS * 86400_000;
+    const latest = new Map<string, { t: number; controlled: boolean }>();
+    for (const r of bp) {
+      const t = Date.parse(r.effective);
+      if (r.sbp === null || r.dbp === null || t < from || t > to) continue;
+      const seen = latest.get(r.patient);
+      if (!seen || t > seen.t) latest.set(r.patient, { t, controlled: r.sbp < 140 && r.dbp < 90 });
+    }
+    await finish(answer(cohort.map((patient) => ({ patient, controlled: latest.get(patient)?.controlled ?? false }))));
   },
 };

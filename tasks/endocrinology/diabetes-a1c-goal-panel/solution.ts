@@ -1,7 +1,7 @@
 // Reference solutions. REST (default): the panel by general-practitioner, the active type 2 diabetes problem-list
 // entries, then each member's A1c history by LOINC and the local flowsheet code, judged on the latest result in the
-// 365-day window by effective instant. SQL (alternativeSolutions.sql): the same cohort as SQL on FHIR views joined
-// in one $sqlquery-run.
+// 365-day window by effective instant. Views (alternativeSolutions.views): the same cohort from three SQL on FHIR
+// views (Patient, Condition, Observation) run with ViewDefinition/$run and joined here.
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
 import { referenceId } from '../../../harness/fhir-client.ts';
@@ -43,35 +43,38 @@ const view = (name: string, resource: string, columns: [string, string, string?]
   where: where.map((path) => ({ path })),
 });
 
+/** Rows of a ViewDefinition run over the whole session (`ViewDefinition/$run`, streamed, no SQL time limit). */
+async function runView<T>(fhir: SolutionContext['fhir'], definition: unknown): Promise<T[]> {
+  return fhir.operation<T[]>('ViewDefinition/$run', { resourceType: 'Parameters', parameter: [{ name: 'viewResource', resource: definition as never }] });
+}
+
 export const alternativeSolutions = {
-  sql: async ({ fhir, now, task, finish }: SolutionContext): Promise<void> => {
+  views: async ({ fhir, now, task, finish }: SolutionContext): Promise<void> => {
     const pcp = task.requester.reference.split('/')[1];
     await fhir.read('Practitioner', pcp);
-    const views = [
-      view('panel', 'Patient', [['id', 'getResourceKey()'], ['gp', 'generalPractitioner.getReferenceKey(Practitioner)']]),
-      view('dm', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
-        "code.coding.where((system = 'http://snomed.info/sct' and code = '44054006') or (system = 'http://hl7.org/fhir/sid/icd-10-cm' and code.startsWith('E11'))).exists()",
-        "category.coding.where(code = 'problem-list-item').exists()",
-        "clinicalStatus.coding.where(code = 'active').exists()",
-        "verificationStatus.coding.where(code = 'entered-in-error' or code = 'refuted').empty()",
-      ]),
-      view('a1c', 'Observation', [['patient', 'subject.getReferenceKey(Patient)'], ['value', 'value.ofType(Quantity).value', 'decimal'], ['effective', 'effective.ofType(dateTime)']], [
-        `code.coding.where((system = 'http://loinc.org' and code = '4548-4') or (system = '${FLOWSHEET}' and code = 'A1C')).exists()`,
-        "status != 'entered-in-error' and status != 'cancelled'",
-        'value.ofType(Quantity).value.exists()',
-      ]),
-    ];
-    const query = `
-      WITH cohort AS (SELECT DISTINCT dm.patient FROM dm JOIN panel ON panel.id = dm.patient WHERE panel.gp = '${pcp}'),
-      recent AS (SELECT patient, value, julianday(effective) AS t FROM a1c
-                 WHERE julianday(effective) BETWEEN julianday('${now}') - ${WINDOW_DAYS} AND julianday('${now}')),
-      latest AS (SELECT r.patient, max(r.value) AS value FROM recent r
-                 WHERE r.t = (SELECT max(t) FROM recent x WHERE x.patient = r.patient) GROUP BY r.patient)
-      SELECT cohort.patient AS patient, latest.value AS a1c FROM cohort LEFT JOIN latest ON latest.patient = cohort.patient ORDER BY cohort.patient`;
-    const rows = await fhir.operation<{ patient: string; a1c: number | null }[]>('$sqlquery-run', {
-      resourceType: 'Parameters',
-      parameter: [{ name: 'query', valueString: query }, ...views.map((v) => ({ name: 'view', resource: v as never }))],
-    });
-    await finish(answer(rows));
+    const panel = await runView<{ id: string; gp: string | null }>(fhir, view('panel', 'Patient', [['id', 'getResourceKey()'], ['gp', 'generalPractitioner.getReferenceKey(Practitioner)']]));
+    const dm = await runView<{ patient: string }>(fhir, view('dm', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
+      "code.coding.where((system = 'http://snomed.info/sct' and code = '44054006') or (system = 'http://hl7.org/fhir/sid/icd-10-cm' and code.startsWith('E11'))).exists()",
+      "category.coding.where(code = 'problem-list-item').exists()",
+      "clinicalStatus.coding.where(code = 'active').exists()",
+      "verificationStatus.coding.where(code = 'entered-in-error' or code = 'refuted').empty()",
+    ]));
+    const a1c = await runView<{ patient: string; value: number; effective: string }>(fhir, view('a1c', 'Observation', [['patient', 'subject.getReferenceKey(Patient)'], ['value', 'value.ofType(Quantity).value', 'decimal'], ['effective', 'effective.ofType(dateTime)']], [
+      `code.coding.where((system = 'http://loinc.org' and code = '4548-4') or (system = '${FLOWSHEET}' and code = 'A1C')).exists()`,
+      "status != 'entered-in-error' and status != 'cancelled'",
+      'value.ofType(Quantity).value.exists()',
+    ]));
+    const mine = new Set(panel.filter((p) => p.gp === pcp).map((p) => p.id));
+    const cohort = [...new Set(dm.map((d) => d.patient).filter((p) => mine.has(p)))].sort();
+    const to = Date.parse(now);
+    const from = to - WINDOW_DAYS * 86400_000;
+    const latest = new Map<string, { t: number; value: number }>();
+    for (const r of a1c) {
+      const t = Date.parse(r.effective);
+      if (t < from || t > to) continue;
+      const seen = latest.get(r.patient);
+      if (!seen || t > seen.t) latest.set(r.patient, { t, value: r.value });
+    }
+    await finish(answer(cohort.map((patient) => ({ patient, a1c: latest.get(patient)?.value ?? null }))));
   },
 };
