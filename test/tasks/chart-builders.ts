@@ -26,7 +26,7 @@ export const condition = (id: string, code: string, text: string, status = 'acti
   clinicalStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: status }] }, onsetDateTime: '2019-03-01',
 });
 
-export const med = (id: string, status: string, code: string, text: string, dose: number, unit: string, perDay: number, authoredOn: string, end?: string): Resource & { resourceType: 'MedicationRequest' } => ({
+export const med = (id: string, status: 'active' | 'stopped' | 'completed' | 'cancelled', code: string, text: string, dose: number, unit: string, perDay: number, authoredOn: string, end?: string): Resource & { resourceType: 'MedicationRequest' } => ({
   resourceType: 'MedicationRequest', id, status, intent: 'order', subject, authoredOn,
   medicationCodeableConcept: { coding: [{ system: RXNORM, code }], text },
   dosageInstruction: [{

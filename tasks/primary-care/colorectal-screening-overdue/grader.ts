@@ -4,8 +4,8 @@ import type { Patient, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, SelectContext } from '../../../harness/types.ts';
 import {
   allOf, createdResources, describeConcept, findServiceRequest, LOINC, matchOf, matchYesNo, observations, SERVICE_CATEGORIES, SNOMED, verdict, writesOnlyFor,
-  type AuditEntry,
 } from '../../../graders/lib/index.ts';
+import type { AuditEntry } from '../../../harness/types.ts';
 
 const COLONOSCOPY = [{ system: SNOMED, codes: ['73761001', '444783004'] }];
 const STOOL_TESTS = [{ system: LOINC, codes: ['29771-3', '57905-2', '56490-6', '56491-4', '2335-8', '77353-1', '14563-1', '14564-9'] }];
