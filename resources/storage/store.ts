@@ -83,6 +83,8 @@ export class Store {
     this.indexers = options.indexers ?? [];
     if (options.path !== ':memory:' && !options.readonly) this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    // Several processes may share one database file (a server and a task checker): wait for a lock, don't fail.
+    this.db.pragma('busy_timeout = 10000');
     this.db.pragma('foreign_keys = OFF');
     if (!options.readonly) {
       this.db.exec(SCHEMA);
