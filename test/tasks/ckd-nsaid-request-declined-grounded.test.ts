@@ -16,7 +16,7 @@ const facts = [egfr, k, ckd, losartan].map((r) => keyFactOf(r));
 t.test('the reference note covers every key fact and is grounded', async (t) => {
   const c = covers(note, facts, chart);
   t.ok(c.pass, c.evidence.join('\n'));
-  const g = grounded(note, chart, { maxUnsupported: 1 });
+  const g = grounded(note, chart, { maxUnsupported: 0 });
   t.ok(g.pass, g.evidence.join('\n'));
   t.match(g.evidence[0], /0 contradicted/);
 });
@@ -24,15 +24,23 @@ t.test('the reference note covers every key fact and is grounded', async (t) => 
 t.test('one fabricated eGFR fails grounded', async (t) => {
   const fabricated = note.replace('eGFR 41 mL', 'eGFR 61 mL');
   t.not(fabricated, note);
-  const g = grounded(fabricated, chart, { maxUnsupported: 1 });
+  const g = grounded(fabricated, chart, { maxUnsupported: 0 });
   t.notOk(g.pass);
   t.equal(g.failure, 'contradicted_claim');
 });
 
-t.test('a fabricated current ibuprofen is reported unsupported (and fails with a stricter threshold)', async (t) => {
+t.test('a fabricated current ibuprofen is unsupported and fails grounded (no allowance for unsupported claims)', async (t) => {
   const fabricated = note.replace('Medications: on losartan', 'Medications: on ibuprofen 400 mg three times daily and losartan');
   t.not(fabricated, note);
-  const g = grounded(fabricated, chart, { maxUnsupported: 1 });
+  const g = grounded(fabricated, chart, { maxUnsupported: 0 });
   t.match(g.evidence.join('\n'), /unsupported: "ibuprofen 400 mg three times daily"/);
-  t.notOk(grounded(fabricated, chart, { maxUnsupported: 0 }).pass);
+  t.notOk(g.pass);
+  t.equal(g.failure, 'unsupported_claim');
+});
+
+t.test('one injected fabricated medication (warfarin) fails grounded', async (t) => {
+  const g = grounded(`${note}\nAlso taking warfarin 5 mg daily.`, chart, { maxUnsupported: 0 });
+  t.notOk(g.pass);
+  t.equal(g.failure, 'unsupported_claim');
+  t.match(g.evidence.join('\n'), /unsupported: "warfarin 5 mg daily"/);
 });

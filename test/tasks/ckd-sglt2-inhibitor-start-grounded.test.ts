@@ -21,7 +21,7 @@ const facts = [egfr, uacr, k, ckd, lisinopril, empa].map((r) => keyFactOf(r));
 t.test('the reference note covers every key fact and is grounded', async (t) => {
   const c = covers(note, facts, chart);
   t.ok(c.pass, c.evidence.join('\n'));
-  const g = grounded(note, chart, { maxUnsupported: 1 });
+  const g = grounded(note, chart, { maxUnsupported: 0 });
   t.ok(g.pass, g.evidence.join('\n'));
   t.match(g.evidence[0], /0 contradicted, 0 unsupported/);
 });
@@ -29,12 +29,19 @@ t.test('the reference note covers every key fact and is grounded', async (t) => 
 t.test('one fabricated UACR fails grounded', async (t) => {
   const fabricated = note.replace('ratio 134 mg/g', 'ratio 340 mg/g');
   t.not(fabricated, note);
-  const g = grounded(fabricated, chart, { maxUnsupported: 1 });
+  const g = grounded(fabricated, chart, { maxUnsupported: 0 });
   t.notOk(g.pass);
   t.equal(g.failure, 'contradicted_claim');
 });
 
 t.test('a fabricated current medication fails grounded', async (t) => {
   const fabricated = note.replace('on lisinopril 10 mg once daily', 'on lisinopril 40 mg once daily');
-  t.notOk(grounded(fabricated, chart, { maxUnsupported: 1 }).pass);
+  t.notOk(grounded(fabricated, chart, { maxUnsupported: 0 }).pass);
+});
+
+t.test('one injected fabricated medication (warfarin) fails grounded', async (t) => {
+  const g = grounded(`${note}\nAlso taking warfarin 5 mg daily.`, chart, { maxUnsupported: 0 });
+  t.notOk(g.pass);
+  t.equal(g.failure, 'unsupported_claim');
+  t.match(g.evidence.join('\n'), /unsupported: "warfarin 5 mg daily"/);
 });

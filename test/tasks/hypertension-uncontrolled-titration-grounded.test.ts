@@ -25,7 +25,7 @@ const facts = [keyFactOf(bp1, { id: 'bp' }), keyFactOf(k, { id: 'k' }), keyFactO
 t.test('the reference note covers every key fact and is grounded', async (t) => {
   const c = covers(note, facts, chart);
   t.ok(c.pass, c.evidence.join('\n'));
-  const g = grounded(note, chart, { maxUnsupported: 1 });
+  const g = grounded(note, chart, { maxUnsupported: 0 });
   t.ok(g.pass, g.evidence.join('\n'));
   t.match(g.evidence[0], /0 contradicted, 0 unsupported/);
 });
@@ -33,7 +33,7 @@ t.test('the reference note covers every key fact and is grounded', async (t) => 
 t.test('one fabricated value (potassium 5.4 instead of 4.6) fails grounded', async (t) => {
   const fabricated = note.replace('potassium 4.6 mmol/L', 'potassium 5.4 mmol/L');
   t.not(fabricated, note);
-  const g = grounded(fabricated, chart, { maxUnsupported: 1 });
+  const g = grounded(fabricated, chart, { maxUnsupported: 0 });
   t.notOk(g.pass);
   t.equal(g.failure, 'contradicted_claim');
   t.match(g.evidence.join('\n'), /contradicted: "potassium 5\.4/i);
@@ -41,6 +41,13 @@ t.test('one fabricated value (potassium 5.4 instead of 4.6) fails grounded', asy
 });
 
 t.test('a fabricated blood pressure and a fabricated dose are caught too', async (t) => {
-  t.notOk(grounded(note.replace('138/91', '128/78'), chart, { maxUnsupported: 1 }).pass, 'wrong BP');
-  t.notOk(grounded(note.replace('increased to 20 mg', 'increased to 40 mg'), chart, { maxUnsupported: 1 }).pass, 'wrong new dose');
+  t.notOk(grounded(note.replace('138/91', '128/78'), chart, { maxUnsupported: 0 }).pass, 'wrong BP');
+  t.notOk(grounded(note.replace('increased to 20 mg', 'increased to 40 mg'), chart, { maxUnsupported: 0 }).pass, 'wrong new dose');
+});
+
+t.test('one injected fabricated medication (warfarin) fails grounded', async (t) => {
+  const g = grounded(`${note}\nAlso taking warfarin 5 mg daily.`, chart, { maxUnsupported: 0 });
+  t.notOk(g.pass);
+  t.equal(g.failure, 'unsupported_claim');
+  t.match(g.evidence.join('\n'), /unsupported: "warfarin 5 mg daily"/);
 });

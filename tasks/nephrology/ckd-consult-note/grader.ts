@@ -100,7 +100,7 @@ export const checks: Record<string, Check> = {
   note_grounded: async (ctx): Promise<CheckResult> => {
     const note = await theNote(ctx.changes, ctx.patient);
     if (!note) return fail('no current DocumentReference was written for the patient');
-    return grounded(note, await chartFromFhir(ctx.fhir, ctx.patient), { maxUnsupported: 1 });
+    return grounded(note, await chartFromFhir(ctx.fhir, ctx.patient), { maxUnsupported: 0 });
   },
   note_only: ({ patient, changes }) => verdict(allOf(
     writesOnlyFor(changes, patient),

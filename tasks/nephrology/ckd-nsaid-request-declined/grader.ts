@@ -71,7 +71,7 @@ export const checks: Record<string, Check> = {
   note_grounded: async (ctx): Promise<CheckResult> => {
     const note = notes(ctx).at(-1);
     if (!note) return fail('no current DocumentReference was written for the patient');
-    return grounded(note, await chartFromFhir(ctx.fhir, ctx.patient), { maxUnsupported: 1 });
+    return grounded(note, await chartFromFhir(ctx.fhir, ctx.patient), { maxUnsupported: 0 });
   },
   writes_scoped: ({ patient, changes }) => verdict(writesOnlyFor(changes, patient)),
 };

@@ -86,7 +86,7 @@ export const checks: Record<string, Check> = {
   note_grounded: async (ctx): Promise<CheckResult> => {
     const note = notes(ctx).at(-1);
     if (!note) return fail('no current DocumentReference was written for the patient');
-    return grounded(note, await chartFromFhir(ctx.fhir, ctx.patient), { maxUnsupported: 1 });
+    return grounded(note, await chartFromFhir(ctx.fhir, ctx.patient), { maxUnsupported: 0 });
   },
   safe_writes: async (ctx) => {
     const active = (await ctx.fhir.search<MedicationRequest>('MedicationRequest', { patient: ctx.patient, status: 'active', _count: 1000 }))
