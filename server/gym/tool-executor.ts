@@ -5,6 +5,13 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { TOOL_HEADER } from './audit-hook.ts';
 import { gymTools } from './tools.ts';
 import { defaultToolOptions, type ToolOptions } from './sessions.ts';
+import { runViewParameters } from '../operations/view-run.ts';
+import { sqlQueryParameters } from '../operations/sql-query.ts';
+import { evidenceSearchRequest } from '../../resources/evidence/tool.ts';
+import { CVX, FLOWSHEET, ICD10CM, LOINC, RXNORM, SNOMED } from '../../seed/codes/index.ts';
+
+/** What `terminology_search` covers without a `system`: every clinical code system the chart uses, local codes too. */
+export const searchedCodeSystems: readonly string[] = [LOINC, SNOMED, ICD10CM, RXNORM, CVX, FLOWSHEET].map((t) => t.system);
 
 export interface HttpCall {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -131,6 +138,38 @@ export class ToolExecutor {
         const response = await this.http({ method: 'GET', path: `${target}/_history${queryString(args.params)}`, headers });
         return render(response, options, compactHistory);
       }
+      case 'terminology_search': {
+        const count = (args.count as number | undefined) ?? 10;
+        const response = args.system === undefined
+          // Across systems: one $expand of an inline value set that includes each system whole (FHIR R4 4.9.18.1).
+          ? await this.http({ method: 'POST', path: `${this.fhirBase}/ValueSet/$expand`, headers, body: {
+            resourceType: 'Parameters',
+            parameter: [
+              { name: 'valueSet', resource: { resourceType: 'ValueSet', status: 'active', compose: { include: searchedCodeSystems.map((system) => ({ system })) } } },
+              { name: 'filter', valueString: args.query }, { name: 'count', valueInteger: count },
+            ],
+          } })
+          // One system: its implicit all-codes value set, `[system]?fhir_vs` (FHIR R4 4.8.8).
+          : await this.http({ method: 'GET', headers, path: `${this.fhirBase}/ValueSet/$expand${queryString({ url: `${args.system as string}?fhir_vs`, filter: args.query, count })}` });
+        return render(response, options, compactExpansion);
+      }
+      case 'terminology_lookup': {
+        const response = await this.http({ method: 'GET', headers, path: `${this.fhirBase}/CodeSystem/$lookup${queryString({ system: args.system, code: args.code })}` });
+        return render(response, options, (body) => compactLookup(body, args.system as string, args.code as string));
+      }
+      case 'run_view': {
+        const body = runViewParameters(args as Parameters<typeof runViewParameters>[0]);
+        return rawBody(await this.http({ method: 'POST', path: `${this.fhirBase}/ViewDefinition/$run`, body, headers }), options);
+      }
+      case 'sql_query': {
+        const body = sqlQueryParameters(args as Parameters<typeof sqlQueryParameters>[0]);
+        return rawBody(await this.http({ method: 'POST', path: `${this.fhirBase}/$sqlquery-run`, body, headers }), options);
+      }
+      case 'evidence_search': {
+        const request = evidenceSearchRequest(args as Parameters<typeof evidenceSearchRequest>[0]);
+        const query = request.query.length ? `?${new URLSearchParams(request.query).toString()}` : '';
+        return render(await this.http({ method: 'GET', path: `${this.fhirBase}/${request.path}${query}`, headers }), options, compactEvidence);
+      }
       case 'finish': {
         const response = await this.http({ method: 'POST', path: `/gym/sessions/${this.sessionId}/submit`, body: { answer: args.answer }, headers });
         if (response.status >= 400) return render(response, options);
@@ -165,11 +204,64 @@ function render(response: HttpResult, options: ToolOptions, compact?: (bundle: L
   }
   if (body === undefined) return { text: JSON.stringify({ status: response.status }), isError: false };
   if (options.decodeAttachments) decodeAttachments(body);
-  return { text: JSON.stringify(compact && body.resourceType === 'Bundle' ? compact(body) : body), isError: false };
+  return { text: JSON.stringify(compact ? compact(body) : body), isError: false };
+}
+
+/** Rows of $run / $sqlquery-run as the server wrote them (a JSON array or CSV); errors as for every tool. */
+function rawBody(response: HttpResult, options: ToolOptions): ToolResult {
+  if (response.status >= 400) return render(response, options);
+  return { text: response.body, isError: false };
+}
+
+/** An expansion as a list of codes. */
+function compactExpansion(valueSet: Loose): unknown {
+  if (valueSet.resourceType !== 'ValueSet') return valueSet;
+  const matches = ((valueSet.expansion?.contains ?? []) as Loose[]).map((c) => ({ system: c.system, code: c.code, display: c.display }));
+  return { total: valueSet.expansion?.total ?? matches.length, matches };
+}
+
+/** $lookup's Parameters as one object: synonyms as text, properties by code (repeats become lists). */
+function compactLookup(parameters: Loose, system: string, code: string): unknown {
+  if (parameters.resourceType !== 'Parameters') return parameters;
+  const out: Loose = { system, code };
+  const synonyms: string[] = [];
+  const properties: Record<string, unknown> = {};
+  for (const p of (parameters.parameter ?? []) as Loose[]) {
+    if (p.name === 'name' || p.name === 'display' || p.name === 'version' || p.name === 'definition') out[p.name] = p.valueString;
+    else if (p.name === 'designation') {
+      const value = (p.part as Loose[] | undefined)?.find((part) => part.name === 'value')?.valueString;
+      if (typeof value === 'string') synonyms.push(value);
+    } else if (p.name === 'property') {
+      const parts = (p.part ?? []) as Loose[];
+      const key = parts.find((part) => part.name === 'code')?.valueCode as string | undefined;
+      const valuePart = parts.find((part) => part.name === 'value');
+      if (!key || !valuePart) continue;
+      const valueKey = Object.keys(valuePart).find((k) => k.startsWith('value'))!;
+      const value = valuePart[valueKey];
+      const existing = properties[key];
+      properties[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+    }
+  }
+  if (synonyms.length > 0) out.synonyms = synonyms;
+  if (Object.keys(properties).length > 0) out.properties = properties;
+  return out;
+}
+
+/** $evidence's searchset: each item with its score and the reason it ranked. */
+function compactEvidence(bundle: Loose): unknown {
+  if (bundle.resourceType !== 'Bundle') return bundle;
+  const entries = (bundle.entry ?? []) as Loose[];
+  const items = entries.filter((e) => (e.search?.mode ?? 'match') === 'match').map((e) => {
+    const reason = ((e.extension ?? []) as Loose[]).flatMap((x) => (x.extension ?? []) as Loose[]).find((x) => x.url === 'summary')?.valueString;
+    return { score: e.search?.score, ...(reason ? { reason } : {}), resource: e.resource };
+  });
+  const notes = entries.filter((e) => e.search?.mode === 'outcome').flatMap((e) => (e.resource?.issue ?? []) as Loose[]).map((i) => i.diagnostics);
+  return { total: bundle.total, items, ...(notes.length > 0 ? { notes } : {}) };
 }
 
 /** A searchset as the model needs it: matches, includes, warnings and the next page's parameters. */
 function compactSearchset(bundle: Loose): unknown {
+  if (bundle.resourceType !== 'Bundle') return bundle;
   const entries = (bundle.entry ?? []) as Loose[];
   const out: Loose = { total: bundle.total, resources: entries.filter((e) => (e.search?.mode ?? 'match') === 'match').map((e) => e.resource) };
   const included = entries.filter((e) => e.search?.mode === 'include').map((e) => e.resource);
@@ -182,6 +274,7 @@ function compactSearchset(bundle: Loose): unknown {
 }
 
 function compactHistory(bundle: Loose): unknown {
+  if (bundle.resourceType !== 'Bundle') return bundle;
   const versions = ((bundle.entry ?? []) as Loose[]).map((e) => {
     const version: Loose = { method: e.request?.method, status: e.response?.status };
     if (e.resource) version.resource = e.resource;

@@ -1,5 +1,9 @@
 // The agent's tools, defined once (name, description, JSON Schema parameters) and rendered for each consumer:
-// OpenAI function calling, Anthropic tool use, and MCP (server/gym/mcp.ts).
+// OpenAI function calling, Anthropic tool use, and MCP (server/gym/mcp.ts). Tools owned by other modules (SQL on
+// FHIR, evidence) are defined there as data and listed here, so this list is still the one source.
+import { runViewTool } from '../operations/view-run.ts';
+import { sqlQueryTool } from '../operations/sql-query.ts';
+import { evidenceSearchTool } from '../../resources/evidence/tool.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -74,6 +78,30 @@ export const gymTools: readonly ToolDefinition[] = [
       params: { type: 'object', description: 'History parameters, e.g. {"_count": 10, "_since": "2023-01-01T00:00:00Z"}', additionalProperties: { type: ['string', 'number'] } },
     }, ['resourceType']),
   },
+  {
+    name: 'terminology_search',
+    description: 'Find codes by words before searching the chart by code: a word-prefix search over the displays and synonyms of ' +
+      'LOINC, SNOMED CT, ICD-10-CM, RxNorm, CVX and the local flowsheet codes (ValueSet/$expand with a filter), best matches first. ' +
+      'Returns {total, matches: [{system, code, display}]}. Charts mix standard and local codes: search by every code you find, ' +
+      'e.g. code "http://loinc.org|2823-3,http://ehr-gym.example/fhir/CodeSystem/flowsheet|K".',
+    parameters: objectSchema({
+      query: { type: 'string', minLength: 1, maxLength: 200, description: 'Words to look for, e.g. "potassium", "hemoglobin a1c", "metformin 500"' },
+      system: { type: 'string', minLength: 1, description: 'Only this code system, e.g. http://loinc.org, http://snomed.info/sct, http://www.nlm.nih.gov/research/umls/rxnorm' },
+      count: { type: 'integer', minimum: 1, maximum: 100, description: 'How many matches to return (default 10)' },
+    }, ['query']),
+  },
+  {
+    name: 'terminology_lookup',
+    description: 'Look one code up (CodeSystem/$lookup): its display, synonyms and properties (LOINC component/system/scale, ' +
+      'RxNorm ingredients, parents and children). Returns {system, code, name, display, synonyms, properties}.',
+    parameters: objectSchema({
+      system: { type: 'string', minLength: 1, description: 'Code system URL, e.g. http://loinc.org' },
+      code: { type: 'string', minLength: 1, description: 'The code, e.g. 2823-3' },
+    }, ['system', 'code']),
+  },
+  runViewTool as ToolDefinition,
+  sqlQueryTool as ToolDefinition,
+  evidenceSearchTool,
   {
     name: 'finish',
     description: 'Submit the final answer and end the episode. Call once, when the task is done.',

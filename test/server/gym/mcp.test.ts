@@ -30,6 +30,14 @@ async function callEveryTool(t: Test, client: Client) {
   const search = await call('fhir_search', { resourceType: 'Patient', params: { family: 'ViaMcp' } });
   t.same(JSON.parse(search.text).resources.map((r: any) => r.id), [created.id]);
   t.same(JSON.parse((await call('fhir_delete', { resourceType: 'Patient', id: created.id })).text), { deleted: `Patient/${created.id}` });
+  const codes = JSON.parse((await call('terminology_search', { query: 'potassium', system: 'http://loinc.org' })).text);
+  t.equal(codes.matches[0].code, '2823-3', 'terminology_search finds serum potassium');
+  t.equal(JSON.parse((await call('terminology_lookup', { system: 'http://loinc.org', code: '2823-3' })).text).properties.COMPONENT, 'Potassium');
+  const view = { resourceType: 'ViewDefinition', name: 'k', status: 'active', resource: 'Observation', select: [{ column: [
+    { name: 'patient', path: 'subject.getReferenceKey(Patient)' }, { name: 'value', path: 'value.ofType(Quantity).value' }] }] };
+  t.same(JSON.parse((await call('run_view', { view })).text), [{ patient: 'p1', value: 3.1 }], 'run_view rows');
+  t.same(JSON.parse((await call('sql_query', { query: 'SELECT count(*) AS n FROM k WHERE value < 3.5', views: [view] })).text), [{ n: 1 }], 'sql_query rows');
+  t.equal(JSON.parse((await call('evidence_search', { patient: 'p1', topic: 'hyperkalemia' })).text).items[0].resource.id, 'o1', 'evidence_search ranks the potassium');
   t.equal((await call('finish', { answer: 'done via MCP' })).isError, false);
   const bad = await call('fhir_read', { resourceType: 'Patient', id: 'missing' });
   t.equal(bad.isError, true, 'FHIR errors are tool errors');
@@ -44,7 +52,8 @@ async function assertToolsListed(t: Test, client: Client) {
 
 async function assertAudited(t: Test, gym: Gym, id: string) {
   const log = (await gym.json('GET', `/gym/sessions/${id}/log`)).body.entries;
-  t.same(log.map((e: any) => e.tool), ['fhir_read', 'fhir_create', 'fhir_update', 'fhir_patch', 'fhir_history', 'fhir_search', 'fhir_delete', 'fhir_read']);
+  t.same(log.map((e: any) => e.tool), ['fhir_read', 'fhir_create', 'fhir_update', 'fhir_patch', 'fhir_history', 'fhir_search', 'fhir_delete',
+    'terminology_search', 'terminology_lookup', 'run_view', 'sql_query', 'evidence_search', 'fhir_read']);
   const session = (await gym.json('GET', `/gym/sessions/${id}`)).body;
   t.equal(session.submission.answer, 'done via MCP');
 }

@@ -7,7 +7,8 @@ import { gymTools, renderTools } from '../../../server/gym/tools.ts';
 import { decodeAttachments, queryString, truncate } from '../../../server/gym/tool-executor.ts';
 
 const run = promisify(execFile);
-const toolNames = ['fhir_search', 'fhir_read', 'fhir_create', 'fhir_update', 'fhir_patch', 'fhir_delete', 'fhir_history', 'finish'];
+const toolNames = ['fhir_search', 'fhir_read', 'fhir_create', 'fhir_update', 'fhir_patch', 'fhir_delete', 'fhir_history',
+  'terminology_search', 'terminology_lookup', 'run_view', 'sql_query', 'evidence_search', 'finish'];
 
 t.test('GET /gym/tools renders the same definitions as OpenAI and Anthropic tools', async (t) => {
   const gym = await startGym(t);
@@ -89,6 +90,79 @@ t.test('every tool runs against its session through the FHIR routes, and is audi
   t.same(log.map((e: any) => e.method), ['GET', 'POST', 'PUT', 'PATCH', 'GET', 'GET', 'DELETE', 'GET']);
 });
 
+t.test('terminology, SQL on FHIR and evidence tools run through the session FHIR base and are audited', async (t) => {
+  const gym = await startGym(t);
+  const s = await gym.createSession({ now: '2023-11-13T10:15:00Z' });
+  const other = await gym.createSession({ now: '2023-11-13T10:15:00Z' });
+  const call = async (name: string, args: unknown, id = s.id) => {
+    const res = await gym.json('POST', `/gym/sessions/${id}/tools/${name}`, args, { 'content-type': 'application/json' });
+    t.equal(res.status, 200, `${name} answered`);
+    return res.body as { text: string; isError: boolean };
+  };
+
+  // terminology_search in one system: LOINC's potassium codes, serum first.
+  const loinc = await call('terminology_search', { query: 'potassium', system: 'http://loinc.org' });
+  t.equal(loinc.isError, false, loinc.text);
+  const loincMatches = JSON.parse(loinc.text).matches as { system: string; code: string; display: string }[];
+  t.equal(loincMatches[0].code, '2823-3');
+  t.match(loincMatches[0].display, /^Potassium/);
+  t.ok(loincMatches.every((m) => m.system === 'http://loinc.org'), 'only the named system');
+  // Across systems: the local flowsheet code and the hyperkalemia diagnosis come back beside LOINC.
+  const across = JSON.parse((await call('terminology_search', { query: 'potassium', count: 20 })).text);
+  const tokens = across.matches.map((m: any) => `${m.system}|${m.code}`);
+  t.ok(tokens.includes('http://loinc.org|2823-3'), 'LOINC');
+  t.ok(tokens.includes('http://ehr-gym.example/fhir/CodeSystem/flowsheet|K'), 'the local flowsheet code');
+  t.ok(tokens.includes('http://snomed.info/sct|14140009'), 'SNOMED hyperkalemia');
+  t.same(JSON.parse((await call('terminology_search', { query: 'potassium', count: 2 })).text).matches.length, 2, 'count');
+  const unknownSystem = await call('terminology_search', { query: 'potassium', system: 'http://example.org/nope' });
+  t.equal(unknownSystem.isError, true);
+  t.equal(JSON.parse(unknownSystem.text).error, 404);
+
+  const lookup = JSON.parse((await call('terminology_lookup', { system: 'http://loinc.org', code: '2823-3' })).text);
+  t.equal(lookup.display, 'Potassium [Moles/volume] in Serum or Plasma');
+  t.equal(lookup.name, 'LOINC');
+  t.ok(lookup.synonyms.includes('K'));
+  t.equal(lookup.properties.COMPONENT, 'Potassium');
+  const unknownCode = await call('terminology_lookup', { system: 'http://loinc.org', code: '0000-0' });
+  t.equal(unknownCode.isError, true, unknownCode.text);
+
+  // run_view / sql_query see this session's writes, not another session's.
+  const view = { resourceType: 'ViewDefinition', name: 'k', status: 'active', resource: 'Observation', select: [{ column: [
+    { name: 'patient', path: 'subject.getReferenceKey(Patient)' }, { name: 'value', path: 'value.ofType(Quantity).value' }] }] };
+  await call('fhir_create', { resourceType: 'Observation', resource: {
+    resourceType: 'Observation', status: 'final', code: { coding: [{ system: 'http://loinc.org', code: '2823-3' }] },
+    subject: { reference: 'Patient/p2' }, valueQuantity: { value: 5.9, unit: 'mmol/L' } } });
+  const rows = await call('run_view', { view });
+  t.equal(rows.isError, false, rows.text);
+  t.same(JSON.parse(rows.text).sort((a: any, b: any) => a.patient.localeCompare(b.patient)), [{ patient: 'p1', value: 3.1 }, { patient: 'p2', value: 5.9 }]);
+  t.same(JSON.parse((await call('run_view', { view }, other.id)).text), [{ patient: 'p1', value: 3.1 }], 'the other session');
+  t.same((await call('run_view', { view, patient: 'Patient/p2', format: 'csv' })).text.trim().split(/\r?\n/), ['patient,value', 'p2,5.9'], 'CSV, one patient');
+  const sql = await call('sql_query', { query: 'SELECT count(*) AS n, max(value) AS top FROM k', views: [view] });
+  t.equal(sql.isError, false, sql.text);
+  t.same(JSON.parse(sql.text).map((r: any) => [r.n, Number(r.top)]), [[2, 5.9]]);
+  const write = await call('sql_query', { query: 'DELETE FROM k', views: [view] });
+  t.equal(write.isError, true);
+  t.match(JSON.parse(write.text).issues[0].diagnostics, /SELECT/);
+
+  const evidence = await call('evidence_search', { patient: 'p1', topic: 'hyperkalemia' });
+  t.equal(evidence.isError, false, evidence.text);
+  const items = JSON.parse(evidence.text).items;
+  t.equal(items[0].resource.id, 'o1');
+  t.type(items[0].score, 'number');
+  t.match(items[0].reason, /Potassium/);
+  t.equal((await call('evidence_search', { patient: 'nobody', topic: 'hyperkalemia' })).isError, true);
+
+  const log = (await gym.json('GET', `/gym/sessions/${s.id}/log`)).body.entries;
+  const byTool = log.filter((e: any) => e.tool !== 'fhir_create').map((e: any) => `${e.tool} ${e.method} ${e.path}`);
+  t.same(byTool, [
+    'terminology_search GET ValueSet/$expand', 'terminology_search POST ValueSet/$expand', 'terminology_search POST ValueSet/$expand',
+    'terminology_search GET ValueSet/$expand', 'terminology_lookup GET CodeSystem/$lookup', 'terminology_lookup GET CodeSystem/$lookup',
+    'run_view POST ViewDefinition/$run', 'run_view POST ViewDefinition/$run', 'sql_query POST $sqlquery-run', 'sql_query POST $sqlquery-run',
+    'evidence_search GET Patient/p1/$evidence', 'evidence_search GET Patient/nobody/$evidence',
+  ]);
+  t.equal(log[0].query.find(([k]: string[]) => k === 'url')[1], 'http://loinc.org?fhir_vs', 'the implicit value set of the system');
+});
+
 t.test('arguments are checked against the tool schema before anything is sent', async (t) => {
   const gym = await startGym(t);
   const s = await gym.createSession();
@@ -99,6 +173,11 @@ t.test('arguments are checked against the tool schema before anything is sent', 
     ['fhir_search', { resourceType: 'Patient', params: { name: { nested: true } } }],
     ['fhir_patch', { resourceType: 'Patient', id: 'p1', patch: [{ op: 'explode', path: '/x' }] }],
     ['finish', {}],
+    ['terminology_search', { query: '' }],
+    ['terminology_lookup', { system: 'http://loinc.org' }],
+    ['run_view', { view: 'not an object' }],
+    ['sql_query', { query: 'SELECT 1', views: [] }],
+    ['evidence_search', { patient: '../x' }],
     ['no_such_tool', {}],
   ] as const) {
     const res = await gym.json('POST', `/gym/sessions/${s.id}/tools/${name}`, args, { 'content-type': 'application/json' });
