@@ -70,7 +70,13 @@ export const FREQUENCIES: [RegExp, number][] = [
 const NEGATION = /\b(no|not|denies|denied|deny|without|negative for|never|free of|absence of|no evidence of|no history of|no known|ruled out|rules out)\b/gi;
 const NEGATION_AFTER = /^[^.;]{0,20}?\b(ruled out|excluded|was negative|is negative|absent|denied)\b/i;
 const SCOPE_END = /\b(but|however|although|though|except|yet|which|while|and is|and has|presents? with|reports?)\b|[;:]/i;
-const HEDGE = /\b(recommend|recommended|recommends|consider|considering|suggest|suggested|could|may|might|should|would|plan to|planning|will|if|defer|possible|possibly|suspected|suspect|likely|probable|concern for|evaluate for|evaluation for|rule out|r\/o|screen for|screening for|risk of|risk for|at risk|goal|target|avoid)\b/i;
+const HEDGE = /\b(recommend|recommended|recommends|consider|considering|suggest|suggested|could|may|might|should|would|plan to|planning|will|if|defer|possible|possibly|suspected|suspect|likely|probable|concern for|evaluate for|evaluation for|rule out|r\/o|screen for|screening for|risk of|risk for|at risk|risks|risking|goal|target|avoid|monitor for|monitoring for|watch for|watching for)\b/i;
+/** A value as a bound ("eGFR of 20 or more", "at least 30"): a threshold in a rule, not a result. */
+const THRESHOLD_AFTER = /^\s*(?:or|and)\s+(?:more|greater|higher|above|over|less|lower|below|under)\b/i;
+const THRESHOLD_BEFORE = /\b(?:at least|at most|no less than|no more than|not less than|not more than)\s*$/i;
+/** A drug someone asks for ("ibuprofen request", "requests ibuprofen") is not a drug the patient is on. */
+const REQUEST_BEFORE = /\b(requests?|requested|requesting|asks?|asked|asking|wants|wanted|would like|request for|inquir\w*)\b/i;
+const REQUEST_AFTER = /^\s*(?:refill\s+)?(?:requests?|requested|question|inquiry|consult)\b/i;
 const CURRENT = /\b(continue|continues|continuing|remain on|remains on|currently on|currently taking|taking|is on|on)\b/i;
 const FAMILY = /\b(family history|mother|father|sister|brother|fhx|grandmother|grandfather)\b/i;
 const ALLERGY_CONTEXT = /\b(allerg\w*|intoleran\w*|anaphyla\w*|reaction to|reactions to|hives)\b/i;
@@ -83,7 +89,7 @@ const MED_STATUS: [RegExp, Claim['status']][] = [
 ];
 const STOPPED_AFTER = /^(?:[^.;]{0,30}?\b(?:was|were|has been|had been|is) (?:stopped|discontinued|held)|\s+(?:held|stopped|discontinued|d\/c'd))\b/i;
 const SECTION_HEADER = /^\s*(?:#+\s*)?([A-Za-z][A-Za-z /&-]{1,40}?)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$/;
-const PLAN_SECTIONS = /^(plan|recommendations?|suggestions?|next steps|assessment and plan|a\/p|a&p)$/i;
+const PLAN_SECTIONS = /^(plan|recommendations?|suggestions?|next steps|assessment and plan|assessment ?(?:\/|&) ?plan|a\/p|a&p)$/i;
 const ALLERGY_SECTIONS = /^(allerg(y|ies)|drug allergies|adverse reactions)$/i;
 
 interface Sentence {
@@ -202,6 +208,8 @@ function claimsOfSentence(text: string, sentence: Sentence, vocab: Vocabulary): 
       const previous = mentions[i - 1];
       if (previous?.kind === 'medication' && /^\s+$/.test(text.slice(previous.end, m.start))) continue;
       const v = VALUE_RE.exec(after);
+      // "eGFR of 20 or more", "at least 30": a bound in a rule; read as neither a result nor an order.
+      if (v && (THRESHOLD_AFTER.test(after.slice(v.index + v[0].length)) || THRESHOLD_BEFORE.test(after.slice(0, v.index + v[0].indexOf(v[2])).replace(/[<>≤≥=~]+\s*$/, '')))) continue;
       // "calcium 1200 mg daily" is a supplement dose, not a result.
       const doseFollows = v && !v[4] && /^\s*(mg|mcg|µg|g|units?|iu|tablets?|capsules?)\b(?!\s*\/)/i.test(after.slice(v.index + v[0].length));
       if (v && !doseFollows && !/\b(goal|target)\b/i.test(clause + after.slice(0, v.index))) {
@@ -268,6 +276,7 @@ function claimsOfSentence(text: string, sentence: Sentence, vocab: Vocabulary): 
       if (claim.status === 'stopped') claim.negated = false;
       // A current medication stated in a plan ("continue metformin") is a fact about the record.
       claim.assertion = hedged && !(claim.status === 'active' && CURRENT.test(clause) && !HEDGE.test(clause)) ? 'plan' : 'fact';
+      if (claim.status === 'active' && (REQUEST_AFTER.test(after) || REQUEST_BEFORE.test(clause) && !CURRENT.test(clause.slice(clause.search(REQUEST_BEFORE))))) claim.assertion = 'plan';
       if (claim.status === 'stopped' && !HEDGE.test(clause) && /\b(stopped|discontinued|held|d\/c)\b/i.test(clause + after)) claim.assertion = 'fact';
       out.push(claim);
       continue;

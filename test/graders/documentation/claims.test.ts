@@ -106,3 +106,45 @@ t.test('deterministic: the same text gives the same claims', async (t) => {
   const text = 'K 5.9 on 2026-03-02. On metformin 1000 mg twice daily. No heart failure.';
   t.same(extractClaims(text, vocab), extractClaims(text, vocab));
 });
+
+t.test('a threshold is not a result: "eGFR of 20 or more" in an Assessment/Plan line (or any line)', async (t) => {
+  const results = (text: string) => one(text).filter((c) => c.kind === 'result');
+  t.same(results('Assessment/Plan: empagliflozin is appropriate with an eGFR of 20 or more.'), []);
+  t.same(results('Assessment: eGFR of 20 or more is needed to start an SGLT2 inhibitor.'), []);
+  t.same(results('Metformin can continue at an eGFR of at least 30.'), []);
+  t.same(results('eGFR of 20 or less rules out starting it.'), []);
+  // A result beside a threshold is still read.
+  t.same(results('Assessment/Plan: eGFR 34 on 2025-05-04; SGLT2 inhibitor indicated with an eGFR of 20 or more.').map((c) => c.value?.value), [34]);
+  t.same(results('eGFR 38 mL/min/1.73m2, above 30.').map((c) => c.value?.value), [38]);
+});
+
+t.test('hedged risks are not diagnoses: "risks", "risk of/for", "to avoid", "monitor for", "watch for"', async (t) => {
+  const hyperkalemia = (text: string) => one(text).filter((c) => c.kind === 'condition' && /hyperkal/i.test(c.text));
+  for (const text of [
+    'An NSAID risks acute kidney injury and hyperkalemia.',
+    'Ibuprofen with losartan risks hyperkalemia in CKD.',
+    'Ibuprofen carries a risk of hyperkalemia.',
+    'Older adults on an ARB are at higher risk for hyperkalemia.',
+    'Acetaminophen is preferred to avoid hyperkalemia.',
+    'Monitor for hyperkalemia after the dose increase.',
+    'Watch for hyperkalemia and rising creatinine.',
+  ]) {
+    const claims = hyperkalemia(text);
+    t.equal(claims.length, 1, text);
+    t.equal(claims[0]?.assertion, 'plan', text);
+  }
+  // A stated diagnosis is still a fact.
+  t.equal(hyperkalemia('Hyperkalemia in March, now resolved on a low-potassium diet.')[0]?.assertion, 'fact');
+});
+
+t.test('a requested drug is not a current medication: a heading "ibuprofen request", "requests ibuprofen"', async (t) => {
+  const asCurrent = (text: string) => one(text).filter((c) => c.kind === 'medication' && /ibuprofen/i.test(c.text) && c.assertion === 'fact' && !c.negated && c.status === 'active');
+  t.same(asCurrent('Ibuprofen request: the patient asks about ibuprofen for knee pain.'), []);
+  t.same(asCurrent('Re: ibuprofen request\nLabs: eGFR 41.'), []);
+  t.same(asCurrent('# Ibuprofen request'), []);
+  t.same(asCurrent('The patient requests ibuprofen 400 mg three times daily for knee pain.'), []);
+  t.same(asCurrent('Question: should ibuprofen 400 mg three times daily be prescribed?'), []);
+  // Stating the drug is taken is still a current-medication claim.
+  t.equal(asCurrent('Medications: on ibuprofen 400 mg three times daily.').length, 1);
+  t.equal(asCurrent('Ibuprofen request: she is taking ibuprofen 400 mg twice daily already.').length, 1);
+});
