@@ -57,8 +57,10 @@ export interface Drug {
   product: string;
   dose: number;
   doseUnit: string;
-  /** Times per day; 0 = as needed. */
+  /** Times per day (per week when `weekly`); 0 = as needed. */
   perDay: number;
+  /** Dosed weekly (alendronate, methotrexate): structured timing is per week, GTS code WK. */
+  weekly?: boolean;
   route: 'oral' | 'inhaled' | 'subcutaneous';
   sig: string;
   /** Supply per fill, in dose units. */
@@ -505,7 +507,7 @@ export class Chart {
       dosageInstruction: [{
         sequence: 1, text: d.sig,
         timing: d.perDay > 0
-          ? { repeat: { frequency: d.perDay, period: 1, periodUnit: 'd', boundsPeriod: { start: formatDate(c.start) } }, code: cc(HL7.timingAbbreviation, GTS[d.perDay] ?? 'QD') }
+          ? { repeat: { frequency: d.perDay, period: 1, periodUnit: d.weekly ? 'wk' : 'd', boundsPeriod: { start: formatDate(c.start) } }, code: cc(HL7.timingAbbreviation, d.weekly ? 'WK' : GTS[d.perDay] ?? 'QD') }
           : { code: cc(HL7.timingAbbreviation, 'PRN') },
         asNeededBoolean: d.perDay === 0,
         route: cc(SNOMED, ROUTES[d.route]),

@@ -55,7 +55,7 @@ export const HL7: Record<string, CodeTable> = {
     M: 'Married', S: 'Never Married', D: 'Divorced', W: 'Widowed',
   } },
   timingAbbreviation: { system: T + 'v3-GTSAbbreviation', title: 'GTSAbbreviation', concepts: {
-    QD: 'QD', BID: 'BID', TID: 'TID', QOD: 'QOD', PRN: 'PRN',
+    QD: 'QD', BID: 'BID', TID: 'TID', QOD: 'QOD', WK: 'weekly', PRN: 'PRN',
   } },
   appointmentReason: { system: T + 'v2-0276', title: 'Appointment reason codes', concepts: {
     ROUTINE: 'Routine appointment - default if not valued', FOLLOWUP: 'A follow up visit from a previous appointment', CHECKUP: 'A routine check-up, such as an annual physical',
