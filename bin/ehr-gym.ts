@@ -29,7 +29,9 @@ program
     ensureDefaultPopulation(seedStore, { patients: 250, seed: 1, progress: true });
     const inMemory = opts.db === ':memory:';
     if (!inMemory) seedStore.close();
-    const { address } = await serve({ port: opts.port, host: opts.host, dbPath: opts.db, ...(inMemory ? { store: seedStore } : {}) });
+    // POST /gym/sessions {task, variant} resolves against the tasks folder when there is one.
+    const tasks = (await import('../harness/task-source.ts')).defaultTaskSource();
+    const { address } = await serve({ port: opts.port, host: opts.host, dbPath: opts.db, ...(inMemory ? { store: seedStore } : {}), ...(tasks ? { tasks } : {}) });
     console.log(`ehr-gym FHIR R4 server at ${address}/fhir`);
   });
 
@@ -119,7 +121,8 @@ program
       const { dirname } = await import('node:path');
       const { buildApp } = await import('../server/app.ts');
       if (opts.db !== ':memory:') mkdirSync(dirname(opts.db), { recursive: true });
-      const { app } = buildApp({ dbPath: opts.db });
+      const tasks = (await import('../harness/task-source.ts')).defaultTaskSource();
+      const { app } = buildApp({ dbPath: opts.db, ...(tasks ? { tasks } : {}) });
       await app.ready();
       http = injectClient(app);
     }

@@ -30,7 +30,9 @@ export interface Episode {
 export async function runEpisode(options: EpisodeOptions): Promise<Episode> {
   const { task, variant, gym } = options;
   const patient = variant === POPULATION_VARIANT ? '' : variant;
-  const session = await gym.createSession({ now: task.spec.now, ...(task.fixture ? { fixture: task.fixture } : {}) });
+  // task/variant let the server bind the session (its instruction, log and summary name them); now and fixture are
+  // sent too, so a server without this tasks folder (or a task copy being checked) runs the episode the same way.
+  const session = await gym.createSession({ task: task.spec.id, variant, now: task.spec.now, ...(task.fixture ? { fixture: task.fixture } : {}) });
   try {
     const instruction = instructionFor(task, patient);
     let outcome: AgentOutcome;

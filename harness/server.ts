@@ -1,6 +1,7 @@
 // Where episodes run: a running server (--server URL), or an in-process one (buildApp + listen on port 0) over an
 // in-memory or given database, seeded with the default population when the seed module provides it.
 import { buildApp } from '../server/app.ts';
+import { defaultTaskSource } from './task-source.ts';
 
 export interface BenchServer {
   /** e.g. http://127.0.0.1:41234 (no trailing slash). */
@@ -37,7 +38,8 @@ async function findSeeder(): Promise<Seeder | undefined> {
 
 export async function startBenchServer(options: ServerOptions = {}): Promise<BenchServer> {
   if (options.server) return { url: options.server.replace(/\/+$/, '').replace(/\/fhir$/, ''), close: async () => undefined };
-  const { app, context } = buildApp({ dbPath: options.dbPath ?? ':memory:', gym: { maxSessions: 10_000 } });
+  const tasks = defaultTaskSource();
+  const { app, context } = buildApp({ dbPath: options.dbPath ?? ':memory:', gym: { maxSessions: 10_000 }, ...(tasks ? { tasks } : {}) });
   let seeded: string | undefined;
   if ((options.patients ?? 0) > 0) {
     const seeder = await findSeeder();

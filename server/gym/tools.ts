@@ -101,7 +101,8 @@ export const gymTools: readonly ToolDefinition[] = [
   },
   runViewTool as ToolDefinition,
   sqlQueryTool as ToolDefinition,
-  evidenceSearchTool,
+  // The executor renders $evidence's Bundle compactly; the description says what the model gets.
+  { ...evidenceSearchTool, description: evidenceSearchTool.description.replace(/Returns a FHIR searchset Bundle/, 'Returns {total, items: [{score, reason, resource}]}') },
   {
     name: 'finish',
     description: 'Submit the final answer and end the episode. Call once, when the task is done.',

@@ -146,6 +146,7 @@ t.test('terminology, SQL on FHIR and evidence tools run through the session FHIR
 
   const evidence = await call('evidence_search', { patient: 'p1', topic: 'hyperkalemia' });
   t.equal(evidence.isError, false, evidence.text);
+  t.match(gymTools.find((x) => x.name === 'evidence_search')!.description, /Returns \{total, items: \[\{score, reason, resource\}\]\}/, 'the description says what the tool returns');
   const items = JSON.parse(evidence.text).items;
   t.equal(items[0].resource.id, 'o1');
   t.type(items[0].score, 'number');
