@@ -51,9 +51,14 @@ export async function runEpisode(options: EpisodeOptions): Promise<Episode> {
       fhir, patient, now: session.now, task: task.spec,
       answer: submission?.answer, files: submission?.files ?? {}, log, changes,
     });
-    const misses = await codeLookupMisses(log, fhir).catch((err: Error) => [`code-lookup check failed: ${err.message}`]);
+    let codeLookupCheckError: string | undefined;
+    const misses = await codeLookupMisses(log, fhir).catch((err: Error) => {
+      codeLookupCheckError = err.message;
+      return [];
+    });
     const base = {
       answer: submission?.answer, writes: log.filter(isWrite).length, codeLookupMisses: misses, toolCalls: log.length,
+      ...(codeLookupCheckError ? { codeLookupCheckError } : {}),
       ...(outcome.error ? { error: outcome.error } : {}),
     };
     for (const v of verdicts) if (!v.pass) v.failure = failureCategory(v, base);
