@@ -47,10 +47,18 @@ t.test('discovery and loading: missing checks and files are load errors', async 
   t.ok((err as TaskLoadError).problems.some((p) => p.includes("checks 'other'")));
 });
 
-t.test('the example tasks load', async (t) => {
-  for (const id of selectTaskIds(undefined)) {
+t.test('every task loads: schema-valid, a check per checkpoint', async (t) => {
+  const ids = selectTaskIds(undefined);
+  t.ok(ids.length >= 30, `${ids.length} tasks`);
+  for (const id of ids) {
     const task = await loadTask(id);
     t.equal(task.spec.id, id);
+  }
+});
+
+t.test('the example tasks carry their fixtures', async (t) => {
+  for (const id of selectTaskIds(['nephrology/hyperkalemia-ace-inhibitor', 'endocrinology/a1c-glycemic-control'])) {
+    const task = await loadTask(id);
     t.ok(task.fixture, `${id} has its fixture`);
   }
 });
