@@ -104,7 +104,7 @@ t.test('in a session: a view stored there runs over the session\'s data and is n
 
 t.test('the CapabilityStatement lists ViewDefinition with its search parameters and $run', async (t) => {
   const statement = await h.client.capabilityStatement() as CapabilityStatement;
-  const entry = statement.rest?.[0].resource?.find((r) => r.type === 'ViewDefinition');
+  const entry = statement.rest?.[0].resource?.find((r) => (r.type as string) === 'ViewDefinition');
   t.ok(entry, 'ViewDefinition is a resource type of the server');
   const params = entry?.searchParam?.map((p) => p.name) ?? [];
   for (const name of ['name', 'url', 'status', 'resource']) t.ok(params.includes(name), `search parameter ${name}`);
