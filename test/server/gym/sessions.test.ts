@@ -28,7 +28,8 @@ t.test('POST /gym/sessions returns id, FHIR base, clock and tools; the session i
   t.equal(s.task, 'hypokalemia');
   t.equal(s.variant, 'v1');
   t.equal(res.headers.location, `http://localhost:80/gym/sessions/${s.id}`);
-  t.same(s.tools.map((x: any) => x.function.name), ['fhir_search', 'fhir_read', 'fhir_create', 'fhir_update', 'fhir_patch', 'fhir_delete', 'fhir_history', 'finish']);
+  t.same(s.tools.map((x: any) => x.function.name), ['fhir_search', 'fhir_read', 'fhir_create', 'fhir_update', 'fhir_patch', 'fhir_delete', 'fhir_history',
+    'terminology_search', 'terminology_lookup', 'run_view', 'sql_query', 'evidence_search', 'finish']);
   // Creating writes no resource rows (O(1): only the metadata row).
   const rowsAfter = gym.context.store.db.prepare('SELECT count(*) AS n FROM resource_history').get() as { n: number };
   t.equal(rowsAfter.n, rowsBefore.n);
