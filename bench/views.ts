@@ -134,13 +134,16 @@ export async function benchViews(): Promise<string> {
       const started = performance.now();
       const res = await fetch(`${baseUrl}/$sqlquery-run`, {
         method: 'POST', headers: { 'content-type': 'application/fhir+json' },
-        body: JSON.stringify({ resourceType: 'Parameters', parameter: [{ name: 'query', valueString: COHORT_SQL }, { name: 'view', resource: patientView }, { name: 'view', resource: a1cView }] }),
+        body: JSON.stringify({ resourceType: 'Parameters', parameter: [{ name: 'query', valueString: COHORT_SQL }, { name: '_timeout', valueInteger: 10000 }, { name: 'view', resource: patientView }, { name: 'view', resource: a1cView }] }),
       });
       answer = await res.text();
+      // A 422 is the operation's own time limit (10 s at most): report it as such rather than abort the section.
+      if (res.status === 422) { if (i > 0) latencies.push(Infinity); continue; }
       if (res.status !== 200) throw new Error(`$sqlquery-run answered ${res.status}: ${answer}`);
       if (i > 0) latencies.push(performance.now() - started); // the first call warms up
     }
     latencies.sort((a, b) => a - b);
+    const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'over the 10 s limit (422)');
     const p50 = latencies[Math.floor(latencies.length / 2)];
 
     const growth = (r: StreamRun) => mb(r.peakHeap - r.baseHeap);
@@ -155,7 +158,7 @@ export async function benchViews(): Promise<string> {
       `| $run, 7-column view over all Observations (ndjson, streamed) | ${full.rows.toLocaleString('en')} rows, ${mb(full.bytes)} MB in ${full.seconds.toFixed(2)} s = **${Math.round(full.rows / full.seconds).toLocaleString('en')} rows/s** |`,
       `| peak RSS during that run | ${mb(full.peakRss)} MB |`,
       `| heap growth (peak heapUsed - heapUsed before) at 2,000 / 20,000 / ${full.rows.toLocaleString('en')} rows | ${growth(small)} / ${growth(medium)} / ${growth(full)} MB |`,
-      `| $sqlquery-run cohort query (2 views materialized: ${PATIENTS.toLocaleString('en')} patients, ${(observations / LABS.length).toLocaleString('en')} A1c rows; join + filter + group), p50 of 3 | **${p50.toFixed(0)} ms** (min ${latencies[0].toFixed(0)}, max ${latencies[latencies.length - 1].toFixed(0)}) |`,
+      `| $sqlquery-run cohort query (2 views materialized: ${PATIENTS.toLocaleString('en')} patients, ${(observations / LABS.length).toLocaleString('en')} A1c rows; join + filter + group), p50 of 3 | **${ms(p50)}** (min ${ms(latencies[0])}, max ${ms(latencies[latencies.length - 1])}) |`,
       '',
       `Streaming: the response is produced in 64 KiB chunks from 500-resource keyset pages as the socket drains, so heap growth does not follow the row count (a buffered body of this run alone would be ${mb(full.bytes * 2)} MB of UTF-16 string). $sqlquery-run materializes its views from every matching resource on each call, on the main thread, before the child process runs the SQL: that materialization is most of its latency. Cohort answer: \`${answer.trim()}\`. Load average at the end of this section: ${load} (times are wall-clock and inflate under load).`,
     ].join('\n');
