@@ -8,18 +8,48 @@ export function effectiveTime(obs: Observation): string {
   return obs.effectiveDateTime ?? obs.effectivePeriod?.start ?? obs.effectiveInstant ?? obs.issued ?? '';
 }
 
-/** The patient's observations with one of the codes, newest first (client-side sort: instants compared as times). */
-export async function observations(fhir: FhirClient, patient: string, codes: CodeSet[], options: { before?: string } = {}): Promise<Observation[]> {
-  const code = codes.flatMap((s) => s.codes.map((c) => `${s.system}|${c}`)).join(',');
-  const found = await fhir.search<Observation>('Observation', { patient, code, _count: 1000 });
+export interface ResultWindow {
+  /** Only results effective at or before this instant. */
+  before?: string;
+  /** With `before`: only results effective in the `days` days up to it (both ends inclusive). */
+  days?: number;
+}
+
+/** A result with a numeric valueQuantity. */
+export const hasValue = (o: Observation): boolean => o.valueQuantity?.value !== undefined;
+
+/**
+ * Results that count, newest first: coded in `codes` (when given: a search by code may be all the caller has), not
+ * entered-in-error or cancelled, effective in the window. Instants are compared as times, not as strings, so a
+ * "-05:00" offset sorts where it belongs. The sort is stable: equal times keep their search order.
+ */
+export function recordedResults(found: Observation[], codes: CodeSet[] | undefined, window: ResultWindow = {}): Observation[] {
+  const to = window.before ? Date.parse(window.before) : undefined;
+  const from = to !== undefined && window.days !== undefined ? to - window.days * 86400_000 : undefined;
   return found
-    .filter((o) => inCodeSet(o.code, codes) && o.status !== 'entered-in-error' && o.status !== 'cancelled')
-    .filter((o) => !options.before || Date.parse(effectiveTime(o)) <= Date.parse(options.before))
+    .filter((o) => (!codes || inCodeSet(o.code, codes)) && o.status !== 'entered-in-error' && o.status !== 'cancelled')
+    .filter((o) => {
+      if (to === undefined) return true;
+      const t = Date.parse(effectiveTime(o));
+      return t <= to && (from === undefined || t >= from);
+    })
     .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)));
 }
 
-export async function latestObservation(fhir: FhirClient, patient: string, codes: CodeSet[], options: { before?: string } = {}): Promise<Observation | undefined> {
-  return (await observations(fhir, patient, codes, options)).find((o) => o.valueQuantity?.value !== undefined);
+/** The search `code` parameter for a list of code sets: every system|code, comma-separated (any of them). */
+export function codeParam(codes: CodeSet[]): string {
+  return codes.flatMap((s) => s.codes.map((c) => `${s.system}|${c}`)).join(',');
+}
+
+/** The patient's observations with one of the codes (LOINC or a local code alike), newest first. */
+export async function observations(fhir: FhirClient, patient: string, codes: CodeSet[], options: ResultWindow = {}): Promise<Observation[]> {
+  const found = await fhir.search<Observation>('Observation', { patient, code: codeParam(codes), _count: 1000 });
+  return recordedResults(found, codes, options);
+}
+
+/** The newest of the patient's observations that is `usable` (default: has a numeric value). */
+export async function latestObservation(fhir: FhirClient, patient: string, codes: CodeSet[], options: ResultWindow & { usable?: (o: Observation) => boolean } = {}): Promise<Observation | undefined> {
+  return (await observations(fhir, patient, codes, options)).find(options.usable ?? hasValue);
 }
 
 export function quantityOf(obs: Observation | undefined): { value: number; unit: string } | undefined {

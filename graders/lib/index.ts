@@ -15,3 +15,5 @@ export * from './notes.ts';
 export * from './safety.ts';
 export * from './retrieval.ts';
 export * from './chart.ts';
+export * from './cohort.ts';
+export * from './views.ts';

@@ -1,9 +1,10 @@
 // nephrology/ckd-sglt2-inhibitor-start: the reference note covers the key facts and is grounded; one fabricated
 // value (a wrong UACR) or a fabricated medication fails `grounded`.
 import t from 'tap';
-import { covers, grounded, keyFactOf } from '../../graders/documentation/index.ts';
+import { grounded, keyFactOf } from '../../graders/documentation/index.ts';
 import { ckdSglt2Note } from '../../tasks/nephrology/ckd-sglt2-inhibitor-start/solution.ts';
 import { condition, lab, LOINC, med, serviceRequest } from './chart-builders.ts';
+import { assertFabricatedValueFails, assertInjectedWarfarinFails, assertReferenceNote, chartOf } from './grounding-checks.ts';
 
 const egfr = lab('e1', '33914-3', 'eGFR', 34, 'mL/min/{1.73_m2}', '2025-05-04T09:00:00-05:00');
 const egfrOld = lab('e0', '33914-3', 'eGFR', 39, 'mL/min/{1.73_m2}', '2025-01-27T09:00:00-05:00');
@@ -13,25 +14,17 @@ const ckd = condition('ckd', '433144002', 'Chronic kidney disease stage 3a');
 const lisinopril = med('lis', 'active', '314076', 'lisinopril 10 MG Oral Tablet', 10, 'mg', 1, '2022-03-01T10:00:00Z');
 const empa = med('empa', 'active', '1545653', 'empagliflozin 10 MG Oral Tablet', 10, 'mg', 1, '2025-07-01T15:00:00Z');
 const order = serviceRequest('uacr-order', LOINC, '14959-1', 'Urine albumin/creatinine ratio', '108252007');
-const chart = [{ resourceType: 'Patient', id: 'p1' } as const, egfr, egfrOld, uacr, k, ckd, lisinopril, empa, order];
+const chart = chartOf(egfr, egfrOld, uacr, k, ckd, lisinopril, empa, order);
 
 const note = ckdSglt2Note({ ckd: 'Chronic kidney disease stage 3a', egfr: [egfr, egfrOld], uacr, potassium: k, raas: 'lisinopril 10 mg once daily', uacrDue: '2025-09-29' });
 const facts = [egfr, uacr, k, ckd, lisinopril, empa].map((r) => keyFactOf(r));
 
 t.test('the reference note covers every key fact and is grounded', async (t) => {
-  const c = covers(note, facts, chart);
-  t.ok(c.pass, c.evidence.join('\n'));
-  const g = grounded(note, chart, { maxUnsupported: 0 });
-  t.ok(g.pass, g.evidence.join('\n'));
-  t.match(g.evidence[0], /0 contradicted, 0 unsupported/);
+  assertReferenceNote(t, note, facts, chart, /0 contradicted, 0 unsupported/);
 });
 
 t.test('one fabricated UACR fails grounded', async (t) => {
-  const fabricated = note.replace('ratio 134 mg/g', 'ratio 340 mg/g');
-  t.not(fabricated, note);
-  const g = grounded(fabricated, chart, { maxUnsupported: 0 });
-  t.notOk(g.pass);
-  t.equal(g.failure, 'contradicted_claim');
+  assertFabricatedValueFails(t, note, 'ratio 134 mg/g', 'ratio 340 mg/g', chart);
 });
 
 t.test('a fabricated current medication fails grounded', async (t) => {
@@ -40,8 +33,5 @@ t.test('a fabricated current medication fails grounded', async (t) => {
 });
 
 t.test('one injected fabricated medication (warfarin) fails grounded', async (t) => {
-  const g = grounded(`${note}\nAlso taking warfarin 5 mg daily.`, chart, { maxUnsupported: 0 });
-  t.notOk(g.pass);
-  t.equal(g.failure, 'unsupported_claim');
-  t.match(g.evidence.join('\n'), /unsupported: "warfarin 5 mg daily"/);
+  assertInjectedWarfarinFails(t, note, chart);
 });

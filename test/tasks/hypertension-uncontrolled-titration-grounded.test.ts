@@ -4,6 +4,7 @@ import t from 'tap';
 import { covers, grounded, keyFactOf } from '../../graders/documentation/index.ts';
 import { hypertensionNote } from '../../tasks/cardiology/hypertension-uncontrolled-titration/solution.ts';
 import { bp, condition, lab, LOINC, med, serviceRequest } from './chart-builders.ts';
+import { assertFabricatedValueFails, assertInjectedWarfarinFails, assertReferenceNote, chartOf } from './grounding-checks.ts';
 
 const bp1 = bp('bp1', 138, 91, '2025-06-10T09:10:00-05:00');
 const bp2 = bp('bp2', 142, 86, '2025-04-22T10:05:00-05:00');
@@ -14,7 +15,7 @@ const htn = condition('htn', '59621000', 'Essential hypertension');
 const oldOrder = med('lis10', 'stopped', '314076', 'lisinopril 10 MG Oral Tablet', 10, 'mg', 1, '2021-05-01T10:00:00Z');
 const newOrder = med('lis20', 'active', '314077', 'lisinopril 20 MG Oral Tablet', 20, 'mg', 1, '2025-07-01T16:00:00Z');
 const bmp = serviceRequest('bmp', LOINC, '51990-0', 'Basic metabolic panel', '108252007');
-const chart = [{ resourceType: 'Patient', id: 'p1' } as const, bp1, bp2, k, kOld, egfr, htn, oldOrder, newOrder, bmp];
+const chart = chartOf(bp1, bp2, k, kOld, egfr, htn, oldOrder, newOrder, bmp);
 
 const note = hypertensionNote({
   pressures: [bp1, bp2], potassium: k, egfr,
@@ -23,20 +24,12 @@ const note = hypertensionNote({
 const facts = [keyFactOf(bp1, { id: 'bp' }), keyFactOf(k, { id: 'k' }), keyFactOf(egfr, { id: 'egfr' }), keyFactOf(htn, { id: 'htn' }), keyFactOf(newOrder, { id: 'order' })];
 
 t.test('the reference note covers every key fact and is grounded', async (t) => {
-  const c = covers(note, facts, chart);
-  t.ok(c.pass, c.evidence.join('\n'));
-  const g = grounded(note, chart, { maxUnsupported: 0 });
-  t.ok(g.pass, g.evidence.join('\n'));
-  t.match(g.evidence[0], /0 contradicted, 0 unsupported/);
+  assertReferenceNote(t, note, facts, chart, /0 contradicted, 0 unsupported/);
 });
 
 t.test('one fabricated value (potassium 5.4 instead of 4.6) fails grounded', async (t) => {
-  const fabricated = note.replace('potassium 4.6 mmol/L', 'potassium 5.4 mmol/L');
-  t.not(fabricated, note);
-  const g = grounded(fabricated, chart, { maxUnsupported: 0 });
-  t.notOk(g.pass);
-  t.equal(g.failure, 'contradicted_claim');
-  t.match(g.evidence.join('\n'), /contradicted: "potassium 5\.4/i);
+  const { fabricated, evidence } = assertFabricatedValueFails(t, note, 'potassium 4.6 mmol/L', 'potassium 5.4 mmol/L', chart);
+  t.match(evidence, /contradicted: "potassium 5\.4/i);
   t.notOk(covers(fabricated, facts, chart).pass, 'the fabricated potassium no longer covers the latest potassium');
 });
 
@@ -46,8 +39,5 @@ t.test('a fabricated blood pressure and a fabricated dose are caught too', async
 });
 
 t.test('one injected fabricated medication (warfarin) fails grounded', async (t) => {
-  const g = grounded(`${note}\nAlso taking warfarin 5 mg daily.`, chart, { maxUnsupported: 0 });
-  t.notOk(g.pass);
-  t.equal(g.failure, 'unsupported_claim');
-  t.match(g.evidence.join('\n'), /unsupported: "warfarin 5 mg daily"/);
+  assertInjectedWarfarinFails(t, note, chart);
 });

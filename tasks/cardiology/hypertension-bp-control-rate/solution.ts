@@ -4,13 +4,13 @@
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
 import { referenceId } from '../../../harness/fhir-client.ts';
-import { effectiveTime } from '../../../graders/lib/index.ts';
-import { ageOn, BP_CODES, FLOWSHEET, isActiveProblem, isHypertension, pressures, WINDOW_DAYS } from './grader.ts';
+import { ACTIVE_PROBLEM_WHERE, ageOn, FLOWSHEET, isActiveProblem, percentOf, recordedResults, runView, viewDefinition as view } from '../../../graders/lib/index.ts';
+import { BP_CODES, hasBothPressures, isControlled, isHypertension, MAX_AGE, MIN_AGE, pressures, WINDOW_DAYS } from './grader.ts';
 
 function answer(rows: { patient: string; controlled: boolean | number }[]): string {
   const controlled = rows.filter((r) => !!r.controlled).length;
   return JSON.stringify({
-    denominator: rows.length, controlled, percentControlled: Math.round((1000 * controlled) / rows.length) / 10,
+    denominator: rows.length, controlled, percentControlled: percentOf(controlled, rows.length),
     uncontrolled: rows.filter((r) => !r.controlled).map((r) => `Patient/${r.patient}`),
   });
 }
@@ -19,32 +19,18 @@ export default async function solution({ fhir, now, task, finish }: SolutionCont
   await fhir.read('Practitioner', task.requester.reference.split('/')[1]);
   const htn = await fhir.search<Condition>('Condition', { code: 'http://snomed.info/sct|59621000,http://hl7.org/fhir/sid/icd-10-cm|I10', category: 'problem-list-item', 'clinical-status': 'active', _count: 200 });
   const ids = [...new Set(htn.filter((c) => isHypertension(c) && isActiveProblem(c)).map((c) => referenceId(c.subject?.reference, 'Patient')!))].sort();
-  const to = Date.parse(now);
-  const from = to - WINDOW_DAYS * 86400_000;
+  const from = Date.parse(now) - WINDOW_DAYS * 86400_000;
   const rows: { patient: string; controlled: boolean; bp?: string }[] = [];
   for (const patient of ids) {
     const p = await fhir.read<Patient>('Patient', patient);
     const age = ageOn(p.birthDate!, now);
-    if (age < 18 || age > 85) continue;
+    if (age < MIN_AGE || age > MAX_AGE) continue;
     const readings = await fhir.search<Observation>('Observation', { patient, code: BP_CODES, date: `ge${new Date(from).toISOString()}`, _sort: '-date', _count: 100 });
-    const latest = readings.filter((o) => o.status !== 'entered-in-error' && o.status !== 'cancelled')
-      .filter((o) => { const t = Date.parse(effectiveTime(o)); const { sbp, dbp } = pressures(o); return t >= from && t <= to && sbp !== undefined && dbp !== undefined; })
-      .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)))[0];
+    const latest = recordedResults(readings, undefined, { before: now, days: WINDOW_DAYS }).find(hasBothPressures);
     const bp = latest ? pressures(latest) : undefined;
-    rows.push({ patient, controlled: !!bp && bp.sbp! < 140 && bp.dbp! < 90, ...(bp ? { bp: `${bp.sbp}/${bp.dbp}` } : {}) });
+    rows.push({ patient, controlled: isControlled(latest), ...(bp ? { bp: `${bp.sbp}/${bp.dbp}` } : {}) });
   }
   await finish(answer(rows));
-}
-
-const view = (name: string, resource: string, columns: [string, string, string?][], where: string[] = []) => ({
-  resourceType: 'ViewDefinition', name, resource, status: 'active',
-  select: [{ column: columns.map(([n, path, type]) => ({ name: n, path, ...(type ? { type } : {}) })) }],
-  where: where.map((path) => ({ path })),
-});
-
-/** Rows of a ViewDefinition run over the whole session (`ViewDefinition/$run`, streamed, no SQL time limit). */
-async function runView<T>(fhir: SolutionContext['fhir'], definition: unknown): Promise<T[]> {
-  return fhir.operation<T[]>('ViewDefinition/$run', { resourceType: 'Parameters', parameter: [{ name: 'viewResource', resource: definition as never }] });
 }
 
 export const alternativeSolutions = {
@@ -53,9 +39,7 @@ export const alternativeSolutions = {
     const people = await runView<{ id: string; birth: string | null }>(fhir, view('person', 'Patient', [['id', 'getResourceKey()'], ['birth', 'birthDate']]));
     const htn = await runView<{ patient: string }>(fhir, view('htn', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
       "code.coding.where((system = 'http://snomed.info/sct' and code = '59621000') or (system = 'http://hl7.org/fhir/sid/icd-10-cm' and code = 'I10')).exists()",
-      "category.coding.where(code = 'problem-list-item').exists()",
-      "clinicalStatus.coding.where(code = 'active').exists()",
-      "verificationStatus.coding.where(code = 'entered-in-error' or code = 'refuted').empty()",
+      ...ACTIVE_PROBLEM_WHERE,
     ]));
     const bp = await runView<{ patient: string; effective: string; sbp: number | null; dbp: number | null }>(fhir, view('bp', 'Observation', [
       ['patient', 'subject.getReferenceKey(Patient)'], ['effective', 'effective.ofType(dateTime)'],
@@ -66,7 +50,7 @@ export const alternativeSolutions = {
       "status != 'entered-in-error' and status != 'cancelled'",
     ]));
     const birth = new Map(people.map((p) => [p.id, p.birth]));
-    const cohort = [...new Set(htn.map((h) => h.patient))].filter((p) => { const b = birth.get(p); if (!b) return false; const age = ageOn(b, now); return age >= 18 && age <= 85; }).sort();
+    const cohort = [...new Set(htn.map((h) => h.patient))].filter((p) => { const b = birth.get(p); if (!b) return false; const age = ageOn(b, now); return age >= MIN_AGE && age <= MAX_AGE; }).sort();
     const to = Date.parse(now);
     const from = to - WINDOW_DAYS * 86400_000;
     const latest = new Map<string, { t: number; controlled: boolean }>();

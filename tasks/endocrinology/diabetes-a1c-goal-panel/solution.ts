@@ -5,13 +5,16 @@
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
 import { referenceId } from '../../../harness/fhir-client.ts';
-import { effectiveTime } from '../../../graders/lib/index.ts';
-import { A1C_CODES, FLOWSHEET, GOAL, HIGH, isActiveProblem, isType2Diabetes, WINDOW_DAYS } from './grader.ts';
+import {
+  ACTIVE_PROBLEM_WHERE, effectiveTime, FLOWSHEET, hasValue, isActiveProblem, isType2Diabetes, percentOf, recordedResults, runView, TYPE2_DIABETES_WHERE,
+  viewDefinition as view,
+} from '../../../graders/lib/index.ts';
+import { A1C_CODES, GOAL, HIGH, WINDOW_DAYS } from './grader.ts';
 
 function answer(rows: { patient: string; a1c: number | null }[]): string {
   const atGoal = rows.filter((r) => r.a1c !== null && r.a1c < GOAL).length;
   return JSON.stringify({
-    cohort: rows.length, atGoal, percentAtGoal: Math.round((1000 * atGoal) / rows.length) / 10,
+    cohort: rows.length, atGoal, percentAtGoal: percentOf(atGoal, rows.length),
     a1c8OrAbove: rows.filter((r) => r.a1c !== null && r.a1c >= HIGH).map((r) => `Patient/${r.patient}`),
     latest: rows,
   });
@@ -24,28 +27,13 @@ export default async function solution({ fhir, now, task, finish }: SolutionCont
   const mine = new Set(panel.map((p) => p.id!));
   const dm = await fhir.search<Condition>('Condition', { code: 'http://snomed.info/sct|44054006', category: 'problem-list-item', 'clinical-status': 'active', _count: 200 });
   const cohort = [...new Set(dm.filter((c) => isType2Diabetes(c) && isActiveProblem(c)).map((c) => referenceId(c.subject?.reference, 'Patient')!).filter((p) => mine.has(p)))].sort();
-  const to = Date.parse(now);
-  const from = to - WINDOW_DAYS * 86400_000;
   const rows: { patient: string; a1c: number | null; date?: string }[] = [];
   for (const patient of cohort) {
     const results = await fhir.search<Observation>('Observation', { patient, code: A1C_CODES, _sort: '-date', _count: 100 });
-    const latest = results.filter((o) => o.status !== 'entered-in-error' && o.status !== 'cancelled' && o.valueQuantity?.value !== undefined)
-      .filter((o) => { const t = Date.parse(effectiveTime(o)); return t >= from && t <= to; })
-      .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)))[0];
+    const latest = recordedResults(results, undefined, { before: now, days: WINDOW_DAYS }).find(hasValue);
     rows.push({ patient, a1c: latest?.valueQuantity?.value ?? null, ...(latest ? { date: effectiveTime(latest).slice(0, 10) } : {}) });
   }
   await finish(answer(rows));
-}
-
-const view = (name: string, resource: string, columns: [string, string, string?][], where: string[] = []) => ({
-  resourceType: 'ViewDefinition', name, resource, status: 'active',
-  select: [{ column: columns.map(([n, path, type]) => ({ name: n, path, ...(type ? { type } : {}) })) }],
-  where: where.map((path) => ({ path })),
-});
-
-/** Rows of a ViewDefinition run over the whole session (`ViewDefinition/$run`, streamed, no SQL time limit). */
-async function runView<T>(fhir: SolutionContext['fhir'], definition: unknown): Promise<T[]> {
-  return fhir.operation<T[]>('ViewDefinition/$run', { resourceType: 'Parameters', parameter: [{ name: 'viewResource', resource: definition as never }] });
 }
 
 export const alternativeSolutions = {
@@ -54,10 +42,7 @@ export const alternativeSolutions = {
     await fhir.read('Practitioner', pcp);
     const panel = await runView<{ id: string; gp: string | null }>(fhir, view('panel', 'Patient', [['id', 'getResourceKey()'], ['gp', 'generalPractitioner.getReferenceKey(Practitioner)']]));
     const dm = await runView<{ patient: string }>(fhir, view('dm', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
-      "code.coding.where((system = 'http://snomed.info/sct' and code = '44054006') or (system = 'http://hl7.org/fhir/sid/icd-10-cm' and code.startsWith('E11'))).exists()",
-      "category.coding.where(code = 'problem-list-item').exists()",
-      "clinicalStatus.coding.where(code = 'active').exists()",
-      "verificationStatus.coding.where(code = 'entered-in-error' or code = 'refuted').empty()",
+      TYPE2_DIABETES_WHERE, ...ACTIVE_PROBLEM_WHERE,
     ]));
     const a1c = await runView<{ patient: string; value: number; effective: string }>(fhir, view('a1c', 'Observation', [['patient', 'subject.getReferenceKey(Patient)'], ['value', 'value.ofType(Quantity).value', 'decimal'], ['effective', 'effective.ofType(dateTime)']], [
       `code.coding.where((system = 'http://loinc.org' and code = '4548-4') or (system = '${FLOWSHEET}' and code = 'A1C')).exists()`,

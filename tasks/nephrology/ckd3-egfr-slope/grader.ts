@@ -1,23 +1,18 @@
 // Grader: the cohort, each patient's eGFR series and OLS slope are computed from the session (cached per episode).
 import type { Condition, Observation } from '@medplum/fhirtypes';
 import type { Check, GraderContext } from '../../../harness/types.ts';
-import { referenceId } from '../../../harness/fhir-client.ts';
 import {
-  answerField, anyOf, effectiveTime, fail, fetchedAll, ICD10CM, inCodeSet, LOINC, matchNumber, matchOf, noWrites, queriedByView, SNOMED, verdict,
+  anyOf, codeParam, effectiveTime, fail, fetchedAll, FLOWSHEET, hasValue, ICD10CM, inCodeSet, listedPatients, LOINC, matchNumber, matchOf, noWrites,
+  patientListMismatches, perEpisode, problemListCohort, queriedByView, recordedResults, SNOMED, verdict,
 } from '../../../graders/lib/index.ts';
 
-export const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
-export const EGFR_CODES = `${LOINC}|33914-3,${FLOWSHEET}|EGFR`;
 const EGFR = [{ system: LOINC, codes: ['33914-3'] }, { system: FLOWSHEET, codes: ['EGFR'] }];
+export const EGFR_CODES = codeParam(EGFR);
 export const WINDOW_DAYS = 730;
 export const RAPID = -5;
 
 export const isCkdStage3 = (c: Condition): boolean =>
   inCodeSet(c.code, [{ system: SNOMED, codes: ['433144002'] }]) || (c.code?.coding ?? []).some((x) => x.system === ICD10CM && /^N18\.3/.test(x.code ?? ''));
-export const isActiveProblem = (c: Condition): boolean =>
-  !!c.category?.some((x) => x.coding?.some((y) => y.code === 'problem-list-item'))
-  && !!c.clinicalStatus?.coding?.some((x) => x.code === 'active')
-  && !c.verificationStatus?.coding?.some((x) => x.code === 'entered-in-error' || x.code === 'refuted');
 
 /** OLS slope of y on x. */
 export function olsSlope(points: [number, number][]): number {
@@ -29,12 +24,9 @@ export function olsSlope(points: [number, number][]): number {
   return sxy / sxx;
 }
 
-/** eGFR results in the window, oldest first. */
+/** eGFR results (LOINC or the local code) with a value in the window, oldest first. */
 export function series(obs: Observation[], now: string): Observation[] {
-  const to = Date.parse(now);
-  const from = to - WINDOW_DAYS * 86400_000;
-  return obs.filter((o) => inCodeSet(o.code, EGFR) && !['entered-in-error', 'cancelled'].includes(o.status) && o.valueQuantity?.value !== undefined)
-    .filter((o) => { const t = Date.parse(effectiveTime(o)); return t >= from && t <= to; })
+  return recordedResults(obs, EGFR, { before: now, days: WINDOW_DAYS }).filter(hasValue)
     .sort((a, b) => Date.parse(effectiveTime(a)) - Date.parse(effectiveTime(b)));
 }
 
@@ -42,37 +34,17 @@ export const years = (o: Observation) => Date.parse(effectiveTime(o)) / 86400_00
 
 export interface Member { patient: string; condition: string; results: Observation[]; slope?: number }
 
-const cache = new WeakMap<object, Promise<Member[]>>();
-export function cohort(ctx: Pick<GraderContext, 'fhir' | 'now'>): Promise<Member[]> {
-  let found = cache.get(ctx.fhir);
-  if (!found) cache.set(ctx.fhir, (found = compute(ctx)));
-  return found;
-}
-
-async function compute({ fhir, now }: Pick<GraderContext, 'fhir' | 'now'>): Promise<Member[]> {
-  const conditions = await fhir.search<Condition>('Condition', { category: 'problem-list-item', _count: 1000 }, { maxPages: 1000 });
-  const byPatient = new Map<string, string>();
-  for (const c of conditions.filter((c) => isCkdStage3(c) && isActiveProblem(c))) {
-    const p = referenceId(c.subject?.reference, 'Patient');
-    if (p && !byPatient.has(p)) byPatient.set(p, `Condition/${c.id}`);
-  }
+export const cohort = perEpisode(async ({ fhir, now }: Pick<GraderContext, 'fhir' | 'now'>): Promise<Member[]> => {
   const members: Member[] = [];
-  for (const patient of [...byPatient.keys()].sort()) {
+  for (const { patient, conditions } of await problemListCohort(fhir, isCkdStage3)) {
     const results = series(await fhir.search<Observation>('Observation', { patient, code: EGFR_CODES, _count: 1000 }), now);
     const slope = results.length >= 2 ? olsSlope(results.map((o) => [years(o), o.valueQuantity!.value!])) : undefined;
-    members.push({ patient, condition: byPatient.get(patient)!, results, ...(slope !== undefined ? { slope } : {}) });
+    members.push({ patient, condition: conditions[0], results, ...(slope !== undefined ? { slope } : {}) });
   }
   return members;
-}
+});
 
 const withSlope = (m: Member[]) => m.filter((x) => x.slope !== undefined);
-
-function listed(answer: unknown): string[] | undefined {
-  const list = answerField(answer, 'rapidProgressors');
-  if (!Array.isArray(list)) return undefined;
-  return list.map((x) => String(typeof x === 'object' && x ? (x as { reference?: string; id?: string }).reference ?? (x as { id?: string }).id : x))
-    .map((s) => referenceId(s, 'Patient') ?? s.replace(/^Patient\//, ''));
-}
 
 const slopes = (m: Member[]) => withSlope(m).map((x) => `${x.patient} ${x.slope!.toFixed(2)} (n=${x.results.length})`).join(', ');
 
@@ -101,11 +73,9 @@ export const checks: Record<string, Check> = {
   rapid_progressors: async (ctx) => {
     const m = withSlope(await cohort(ctx));
     const want = m.filter((x) => x.slope! < RAPID).map((x) => x.patient);
-    const said = listed(ctx.answer);
+    const said = listedPatients(ctx.answer, 'rapidProgressors');
     if (!said) return fail(`the answer has no "rapidProgressors" list (expected ${want.join(', ') || 'an empty list'})`);
-    const missing = want.filter((p) => !said.includes(p));
-    const extra = said.filter((p) => !want.includes(p));
-    return verdict(matchOf([...missing.map((p) => `missing Patient/${p}`), ...extra.map((p) => `Patient/${p} should not be listed`)], [`slopes: ${slopes(m)}`]));
+    return verdict(matchOf(patientListMismatches(want, said), [`slopes: ${slopes(m)}`]));
   },
   read_only: ({ log }) => verdict(noWrites(log)),
 };

@@ -4,7 +4,8 @@
 import type { Condition, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
 import { referenceId } from '../../../harness/fhir-client.ts';
-import { EGFR_CODES, FLOWSHEET, isActiveProblem, isCkdStage3, olsSlope, RAPID, series, WINDOW_DAYS, years } from './grader.ts';
+import { ACTIVE_PROBLEM_WHERE, FLOWSHEET, isActiveProblem, runView, viewDefinition as view } from '../../../graders/lib/index.ts';
+import { EGFR_CODES, isCkdStage3, olsSlope, RAPID, series, WINDOW_DAYS, years } from './grader.ts';
 
 function answer(rows: { patient: string; slope: number }[]): string {
   const mean = rows.reduce((s, r) => s + r.slope, 0) / rows.length;
@@ -28,25 +29,12 @@ export default async function solution({ fhir, now, task, finish }: SolutionCont
   await finish(answer(rows));
 }
 
-const view = (name: string, resource: string, columns: [string, string, string?][], where: string[] = []) => ({
-  resourceType: 'ViewDefinition', name, resource, status: 'active',
-  select: [{ column: columns.map(([n, path, type]) => ({ name: n, path, ...(type ? { type } : {}) })) }],
-  where: where.map((path) => ({ path })),
-});
-
-/** Rows of a ViewDefinition run over the whole session (`ViewDefinition/$run`, streamed, no SQL time limit). */
-async function runView<T>(fhir: SolutionContext['fhir'], definition: unknown): Promise<T[]> {
-  return fhir.operation<T[]>('ViewDefinition/$run', { resourceType: 'Parameters', parameter: [{ name: 'viewResource', resource: definition as never }] });
-}
-
 export const alternativeSolutions = {
   views: async ({ fhir, now, task, finish }: SolutionContext): Promise<void> => {
     await fhir.read('Practitioner', task.requester.reference.split('/')[1]);
     const ckd3 = await runView<{ patient: string }>(fhir, view('ckd3', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
       "code.coding.where((system = 'http://snomed.info/sct' and code = '433144002') or (system = 'http://hl7.org/fhir/sid/icd-10-cm' and code.startsWith('N18.3'))).exists()",
-      "category.coding.where(code = 'problem-list-item').exists()",
-      "clinicalStatus.coding.where(code = 'active').exists()",
-      "verificationStatus.coding.where(code = 'entered-in-error' or code = 'refuted').empty()",
+      ...ACTIVE_PROBLEM_WHERE,
     ]));
     const egfr = await runView<{ patient: string; value: number; effective: string }>(fhir, view('egfr', 'Observation', [['patient', 'subject.getReferenceKey(Patient)'], ['value', 'value.ofType(Quantity).value', 'decimal'], ['effective', 'effective.ofType(dateTime)']], [
       `code.coding.where((system = 'http://loinc.org' and code = '33914-3') or (system = '${FLOWSHEET}' and code = 'EGFR')).exists()`,

@@ -4,7 +4,10 @@
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
 import { referenceId } from '../../../harness/fhir-client.ts';
-import { ageOn, eligibleAge, isActiveOrder, isActiveProblem, isStatin, isType2Diabetes, STATIN_NAME, STATINS } from './grader.ts';
+import { ACTIVE_PROBLEM_WHERE, ageOn, isActiveProblem, isType2Diabetes, runView, TYPE2_DIABETES_WHERE, viewDefinition as view } from '../../../graders/lib/index.ts';
+import { isActiveOrder, isStatin, MAX_AGE, MIN_AGE, STATIN_NAME, STATINS } from './grader.ts';
+
+const eligibleAge = (age: number) => age >= MIN_AGE && age <= MAX_AGE;
 
 function answer(rows: { patient: string; onStatin: boolean }[]): string {
   return JSON.stringify({
@@ -27,25 +30,12 @@ export default async function solution({ fhir, now, task, finish }: SolutionCont
   await finish(answer(rows));
 }
 
-const view = (name: string, resource: string, columns: [string, string][], where: string[] = []) => ({
-  resourceType: 'ViewDefinition', name, resource, status: 'active',
-  select: [{ column: columns.map(([n, path]) => ({ name: n, path })) }],
-  where: where.map((path) => ({ path })),
-});
-
-async function runView<T>(fhir: SolutionContext['fhir'], definition: unknown): Promise<T[]> {
-  return fhir.operation<T[]>('ViewDefinition/$run', { resourceType: 'Parameters', parameter: [{ name: 'viewResource', resource: definition as never }] });
-}
-
 export const alternativeSolutions = {
   views: async ({ fhir, now, task, finish }: SolutionContext): Promise<void> => {
     await fhir.read('Practitioner', task.requester.reference.split('/')[1]);
     const people = await runView<{ id: string; birth: string | null }>(fhir, view('person', 'Patient', [['id', 'getResourceKey()'], ['birth', 'birthDate']]));
     const dm = await runView<{ patient: string }>(fhir, view('dm', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
-      "code.coding.where((system = 'http://snomed.info/sct' and code = '44054006') or (system = 'http://hl7.org/fhir/sid/icd-10-cm' and code.startsWith('E11'))).exists()",
-      "category.coding.where(code = 'problem-list-item').exists()",
-      "clinicalStatus.coding.where(code = 'active').exists()",
-      "verificationStatus.coding.where(code = 'entered-in-error' or code = 'refuted').empty()",
+      TYPE2_DIABETES_WHERE, ...ACTIVE_PROBLEM_WHERE,
     ]));
     const codes = STATINS.ingredients.map((c) => `'${c}'`).join(' | ');
     const statins = await runView<{ patient: string; coded: boolean; text: string | null }>(fhir, view('statin', 'MedicationRequest', [
