@@ -11,6 +11,7 @@ import { MODULES } from './modules/index.ts';
 import { NdjsonWriter } from './ndjson.ts';
 import { StatsCollector, datasetCard, type DatasetStats } from './stats.ts';
 import { DEFAULT_REFERENCE_DATE } from './time.ts';
+import { terminologyResources } from '../resources/terminology/index.ts';
 
 export { generatePopulation, generatePatient, type GeneratedBatch, type PatientSummary } from './generate.ts';
 export { loadPopulation, baseRepository } from './load.ts';
@@ -47,6 +48,8 @@ export interface DatasetMetadata {
   mess: MessRates;
   modules: string[];
   resources: number;
+  /** CodeSystem, ValueSet and ConceptMap resources of the terminology the charts are coded in (also in the base layer). */
+  terminologyResources: number;
   /** Fingerprint of the index tables' DDL the population was indexed under. */
   indexSchema: string;
 }
@@ -67,6 +70,7 @@ export function seedPopulation(options: SeedOptions): SeedResult {
   const bar = options.progress ? new SingleBar({ format: 'building population |{bar}| {value}/{total} patients | {resources} resources | {eta_formatted} left', etaBuffer: 50 }, Presets.shades_classic) : undefined;
   bar?.start(options.patients, 0, { resources: 0 });
   let resources = 0;
+  let terminologyCount = 0;
   let done = 0;
   const observe = (batch: GeneratedBatch) => {
     resources += batch.resources.length;
@@ -82,6 +86,8 @@ export function seedPopulation(options: SeedOptions): SeedResult {
       store.clearSandbox(BASE_LAYER);
       try {
         loadPopulation(store, generatePopulation(population), { referenceDate, onBatch: observe });
+        // The code systems, value sets and concept maps the charts use, readable and searchable like any resource.
+        terminologyCount = loadPopulation(store, [{ resources: [...terminologyResources()] }], { referenceDate });
       } catch (err) {
         store.clearSandbox(BASE_LAYER);
         throw err;
@@ -97,7 +103,7 @@ export function seedPopulation(options: SeedOptions): SeedResult {
   }
   const metadata: DatasetMetadata = {
     generator: 'ehr-gym seed', formatVersion: 1, seed: options.seed, patients: options.patients, referenceDate,
-    clean: !!options.clean, mess, modules: MODULES.map((m) => m.key), resources,
+    clean: !!options.clean, mess, modules: MODULES.map((m) => m.key), resources, terminologyResources: terminologyCount,
     indexSchema: options.store ? indexFingerprint(options.store) : '',
   };
   const result: SeedResult = { metadata };

@@ -15,7 +15,7 @@ t.test('seedPopulation loads every resource into the base layer and records the 
   const store = newStore();
   t.teardown(() => store.close());
   const result = seedPopulation({ store, patients: 8, seed: 2, stats: true });
-  t.equal(store.countIn('base'), result.metadata.resources);
+  t.equal(store.countIn('base'), result.metadata.resources + result.metadata.terminologyResources);
   t.equal(result.stats!.resources, result.metadata.resources);
   t.equal(result.stats!.patients, 8);
   const meta = datasetMetadata(store)!;
@@ -84,7 +84,7 @@ t.test('ensureDefaultPopulation rebuilds a population indexed under another inde
   const rebuilt = datasetMetadata(store)!;
   t.same([rebuilt.seed, rebuilt.patients, rebuilt.clean], [9, 2, true], 'the stored settings, not the defaults');
   t.equal(rebuilt.indexSchema, meta.indexSchema);
-  t.equal(store.countIn('base'), rebuilt.resources);
+  t.equal(store.countIn('base'), rebuilt.resources + rebuilt.terminologyResources);
 });
 
 t.test('an interrupted build (marked building) is rebuilt on the next start', async (t) => {
@@ -111,8 +111,23 @@ t.test('seeding again replaces the base layer', async (t) => {
   t.teardown(() => store.close());
   seedPopulation({ store, patients: 3, seed: 1 });
   const result = seedPopulation({ store, patients: 2, seed: 5, clean: true });
-  t.equal(store.countIn('base'), result.metadata.resources);
+  t.equal(store.countIn('base'), result.metadata.resources + result.metadata.terminologyResources);
   t.equal(store.currentIn('base', 'Patient', 's1-p0'), undefined);
   t.ok(store.currentIn('base', 'Patient', 's5-p0'));
   t.equal(datasetMetadata(store)!.clean, true);
+});
+
+t.test('the terminology the charts use is in the base layer as searchable CodeSystem, ValueSet and ConceptMap resources', async (t) => {
+  const store = newStore();
+  const { app } = buildApp({ store });
+  t.teardown(async () => { await app.close(); store.close(); });
+  const result = seedPopulation({ store, patients: 2, seed: 3 });
+  t.ok(result.metadata.terminologyResources > 1000, `${result.metadata.terminologyResources} terminology resources`);
+  const search = async (url: string) => JSON.parse((await app.inject({ method: 'GET', url })).body) as Bundle;
+  const loinc = await search('/fhir/CodeSystem?url=http://loinc.org');
+  t.equal(loinc.total, 1, 'LOINC is one CodeSystem, found by its url');
+  const concept = (loinc.entry?.[0].resource as { concept?: { code: string }[] } | undefined)?.concept ?? [];
+  t.ok(concept.some((c) => c.code === '2823-3'), 'and holds the potassium code the labs use');
+  t.ok(((await search('/fhir/ConceptMap?_summary=count')).total ?? 0) > 0, 'concept maps are stored');
+  t.ok(((await search('/fhir/ValueSet?_summary=count')).total ?? 0) > 600, 'HL7 value sets are stored');
 });
