@@ -15,7 +15,9 @@ function nonNegativeInteger(query: QueryParams, name: string): number | undefine
   const raw = query.find(([n]) => n === name)?.[1];
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw)) throw invalidParameter(`${name} must be a non-negative integer, not '${raw}'`, [name]);
-  return Number(raw);
+  // Beyond 2^53 a JS number is no longer an exact integer, and SQLite rejects it as a LIMIT/OFFSET: cap it there
+  // (a page that far out is empty anyway).
+  return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
 }
 
 /**
