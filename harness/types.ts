@@ -85,29 +85,10 @@ export interface CheckResult {
   failure?: string;
 }
 
-/** One row of GET /gym/sessions/{id}/log (server/gym/audit-log.ts). */
-export interface AuditEntry {
-  seq: number;
-  time: string;
-  method: string;
-  path: string;
-  query: [string, string][];
-  status: number;
-  requestBody?: unknown;
-  resourceIds: string[];
-  latencyMs: number;
-  tool?: string;
-}
-
-/** One row of GET /gym/sessions/{id}/changes (server/gym/changes.ts). */
-export interface ResourceChange {
-  type: string;
-  id: string;
-  action: 'created' | 'updated' | 'deleted' | 'created-then-deleted';
-  before: Resource | null;
-  after: Resource | null;
-  versions: { version: number; lastUpdated: string; deleted: boolean }[];
-}
+// The audit log and changes rows are the gym API's own types: one definition, read by the server and the harness.
+import type { AuditEntry } from '../server/gym/audit-log.ts';
+import type { ResourceChange } from '../server/gym/changes.ts';
+export type { AuditEntry, ResourceChange };
 
 export interface GraderContext {
   /** Reads the session's final state (these reads happen after the log was captured). */
