@@ -3,7 +3,7 @@
 import type { Resource } from '@medplum/fhirtypes';
 import type { Sandbox } from './sandbox.ts';
 import type { Statement } from 'better-sqlite3';
-import type { Store, StoredVersion } from './store.ts';
+import { HISTORY_JSON_SQL, type Store, type StoredVersion } from './store.ts';
 import { FhirError, issue } from '../outcome.ts';
 
 export interface HistoryQuery {
@@ -144,7 +144,10 @@ export class Repository {
     const clause = where.join(' AND ');
     const order = query.id ? 'version DESC' : 'last_updated DESC, rowid DESC';
     const total = (this.prepare(`SELECT count(*) AS n FROM resource_history WHERE ${clause}`).get(...params) as { n: number }).n;
-    const rows = this.prepare(`SELECT * FROM resource_history WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    // Only the page's rows resolve their JSON (a layer's live current version has it in resource_current).
+    const rows = this.prepare(
+      `SELECT h.sandbox, h.type, h.id, h.version, h.last_updated, h.deleted, ${HISTORY_JSON_SQL} AS json
+       FROM resource_history h WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
       .all(...params, sqlInteger(query.count), sqlInteger(query.offset)) as HistoryRow[];
     return {
       total,

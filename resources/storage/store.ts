@@ -32,6 +32,15 @@ export interface ResourceIndexer {
   clearSandbox(db: Database.Database, sandbox: string): void;
 }
 
+/**
+ * The JSON of history row `h`, for readers of resource_history. Each version's JSON is stored once: a history row
+ * holds NULL while its version is the current one of its layer (the JSON is in resource_current), and gets the JSON
+ * copied in when a later write to that layer supersedes it. A deletion's row is NULL either way (deleted = 1).
+ * Databases written when both tables held every JSON read the same (h.json comes first), so no migration is needed.
+ */
+export const HISTORY_JSON_SQL =
+  'COALESCE(h.json, (SELECT c.json FROM resource_current c WHERE c.sandbox = h.sandbox AND c.type = h.type AND c.id = h.id AND c.version = h.version))';
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS resource_history (
   sandbox TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL,
@@ -71,8 +80,8 @@ export class Store {
   readonly indexers: readonly ResourceIndexer[];
   private readonly stmts;
   /**
-   * History row, current row and index rows commit together: an indexer that throws (or a version clash) leaves
-   * nothing half-written. Inside an enclosing transaction (a transaction Bundle) this runs as a savepoint.
+   * Archived JSON, history row, current row and index rows commit together: an indexer that throws (or a version
+   * clash) leaves nothing half-written. Inside an enclosing transaction (a transaction Bundle) this runs as a savepoint.
    */
   private readonly writeRows: (
     sandbox: string, type: string, id: string, version: number, lastUpdated: string, deleted: number, json: string | null, resource: Resource | null,
@@ -96,7 +105,14 @@ export class Store {
       current: db.prepare<[string, string, string], Row>(
         'SELECT * FROM resource_current WHERE sandbox = ? AND type = ? AND id = ?'),
       version: db.prepare<[string, string, string, number], Row>(
-        'SELECT * FROM resource_history WHERE sandbox = ? AND type = ? AND id = ? AND version = ?'),
+        `SELECT h.sandbox, h.type, h.id, h.version, h.last_updated, h.deleted, ${HISTORY_JSON_SQL} AS json
+         FROM resource_history h WHERE h.sandbox = ? AND h.type = ? AND h.id = ? AND h.version = ?`),
+      // Before a write supersedes a layer's current live version, its JSON moves into that version's history row.
+      archiveCurrent: db.prepare<[string, string, string]>(
+        `UPDATE resource_history SET json = c.json FROM resource_current c
+         WHERE c.sandbox = ? AND c.type = ? AND c.id = ? AND c.deleted = 0
+           AND resource_history.sandbox = c.sandbox AND resource_history.type = c.type AND resource_history.id = c.id
+           AND resource_history.version = c.version AND resource_history.json IS NULL`),
       insertHistory: db.prepare(
         'INSERT INTO resource_history (sandbox, type, id, version, last_updated, deleted, json) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       upsertCurrent: db.prepare(
@@ -110,7 +126,10 @@ export class Store {
       setMeta: db.prepare('INSERT INTO store_metadata (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
     this.writeRows = db.transaction((sandbox: string, type: string, id: string, version: number, lastUpdated: string, deleted: number, json: string | null, resource: Resource | null) => {
-      this.stmts.insertHistory.run(sandbox, type, id, version, lastUpdated, deleted, json);
+      // Versions continue the visible current one, so version 1 (every seeded resource) supersedes nothing here.
+      if (version > 1) this.stmts.archiveCurrent.run(sandbox, type, id);
+      // The new version's JSON is stored once, in resource_current; its history row points there (HISTORY_JSON_SQL).
+      this.stmts.insertHistory.run(sandbox, type, id, version, lastUpdated, deleted, null);
       this.stmts.upsertCurrent.run(sandbox, type, id, version, lastUpdated, deleted, json);
       for (const indexer of this.indexers) indexer.write(db, sandbox, type, id, resource);
     });

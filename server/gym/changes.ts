@@ -4,6 +4,7 @@
 import type { Resource } from '@medplum/fhirtypes';
 import type { Statement } from 'better-sqlite3';
 import type { Repository } from '../../resources/storage/repository.ts';
+import { HISTORY_JSON_SQL } from '../../resources/storage/store.ts';
 
 export type ChangeAction = 'created' | 'updated' | 'deleted' | 'created-then-deleted';
 
@@ -29,7 +30,8 @@ function prepared(repo: Repository) {
   if (!found) {
     found = {
       rows: db.prepare<[string, number], HistoryRow>(
-        'SELECT type, id, version, last_updated, deleted, json FROM resource_history WHERE sandbox = ? AND rowid > ? ORDER BY rowid'),
+        `SELECT h.type, h.id, h.version, h.last_updated, h.deleted, ${HISTORY_JSON_SQL} AS json
+         FROM resource_history h WHERE h.sandbox = ? AND h.rowid > ? ORDER BY h.rowid`),
       watermark: db.prepare<[string], { w: number | null }>('SELECT max(rowid) AS w FROM resource_history WHERE sandbox = ?'),
     };
     statements.set(db, found);
