@@ -6,6 +6,8 @@ import type { Store } from '../resources/storage/store.ts';
 import { BASE_LAYER } from '../resources/storage/sandbox.ts';
 import { generatePopulation, type GeneratedBatch, type PopulationOptions } from './generate.ts';
 import { assertValid, loadPopulation } from './load.ts';
+import { bulkLoadPopulation } from './bulk-load.ts';
+import { bulkIndexers } from '../resources/storage/bulk.ts';
 import { DEFAULT_MESS, NO_MESS, type MessRates } from './mess.ts';
 import { MODULES } from './modules/index.ts';
 import { NdjsonWriter } from './ndjson.ts';
@@ -65,13 +67,17 @@ export function seedPopulation(options: SeedOptions): SeedResult {
   const referenceDate = options.referenceDate ?? DEFAULT_REFERENCE_DATE;
   const mess = options.clean ? NO_MESS : DEFAULT_MESS;
   const population: PopulationOptions = { patients: options.patients, seed: options.seed, referenceDate, mess };
+  // The bulk path's worker collects the card and writes the NDJSON itself (it has the resources).
+  const bulk = !!options.store && !!bulkIndexers(options.store);
   const stats = options.stats ? new StatsCollector() : undefined;
-  const ndjson = options.ndjsonDir ? new NdjsonWriter(options.ndjsonDir) : undefined;
+  const ndjson = options.ndjsonDir && !bulk ? new NdjsonWriter(options.ndjsonDir) : undefined;
+  let loadedStats: DatasetStats | undefined;
   const bar = options.progress ? new SingleBar({ format: 'building population |{bar}| {value}/{total} patients | {resources} resources | {eta_formatted} left', etaBuffer: 50 }, Presets.shades_classic) : undefined;
   bar?.start(options.patients, 0, { resources: 0 });
   let resources = 0;
   let terminologyCount = 0;
   let done = 0;
+  let ndjsonFiles: string[] | undefined;
   const observe = (batch: GeneratedBatch) => {
     resources += batch.resources.length;
     stats?.add(batch);
@@ -79,14 +85,33 @@ export function seedPopulation(options: SeedOptions): SeedResult {
     if (batch.patient) bar?.update(++done, { resources });
   };
   try {
-    if (options.store) {
+    if (options.store && bulk) {
       const store = options.store;
       // Marked as building until the end: an interrupted or failed build is recognisable (and never half-served).
       store.setMetadata(DATASET_METADATA_KEY, JSON.stringify({ building: true }));
       store.clearSandbox(BASE_LAYER);
       try {
+        const loaded = bulkLoadPopulation(store, population, {
+          referenceDate, stats: !!stats, ndjsonDir: options.ndjsonDir,
+          // The code systems, value sets and concept maps the charts use, readable and searchable like any resource.
+          extra: [...terminologyResources()],
+          onProgress: (patients, count) => bar?.update(patients, { resources: count }),
+        });
+        resources = loaded.resources;
+        terminologyCount = loaded.extraResources;
+        loadedStats = loaded.stats;
+        ndjsonFiles = loaded.ndjsonFiles;
+      } catch (err) {
+        store.clearSandbox(BASE_LAYER);
+        throw err;
+      }
+    } else if (options.store) {
+      // A store with an indexer that has no bulk path: one Repository.write per resource.
+      const store = options.store;
+      store.setMetadata(DATASET_METADATA_KEY, JSON.stringify({ building: true }));
+      store.clearSandbox(BASE_LAYER);
+      try {
         loadPopulation(store, generatePopulation(population), { referenceDate, onBatch: observe });
-        // The code systems, value sets and concept maps the charts use, readable and searchable like any resource.
         terminologyCount = loadPopulation(store, [{ resources: [...terminologyResources()] }], { referenceDate });
       } catch (err) {
         store.clearSandbox(BASE_LAYER);
@@ -108,7 +133,7 @@ export function seedPopulation(options: SeedOptions): SeedResult {
   };
   const result: SeedResult = { metadata };
   if (stats) {
-    result.stats = stats.result();
+    result.stats = loadedStats ?? stats.result();
     result.card = datasetCard(result.stats, { seed: options.seed, referenceDate, clean: !!options.clean, mess });
   }
   if (options.store) {
@@ -116,6 +141,7 @@ export function seedPopulation(options: SeedOptions): SeedResult {
     if (result.card) options.store.setMetadata(DATASET_CARD_KEY, result.card);
   }
   if (ndjson) result.ndjsonFiles = ndjson.close();
+  else if (ndjsonFiles) result.ndjsonFiles = ndjsonFiles;
   return result;
 }
 

@@ -42,6 +42,11 @@ export class ParamKeys {
     return key;
   }
 
+  /** Every known key as plain data (for a worker thread that extracts index rows without the database). */
+  entries(): [name: string, key: number][] {
+    return [...this.keys];
+  }
+
   /** The key if any row ever used it; -1 (matches no row) otherwise. Reads never create keys. */
   find(type: string, code: string): number {
     const name = `${type}.${code}`;

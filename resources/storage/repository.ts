@@ -5,6 +5,7 @@ import type { Sandbox } from './sandbox.ts';
 import type { Statement } from 'better-sqlite3';
 import { HISTORY_JSON_SQL, type Store, type StoredVersion } from './store.ts';
 import { FhirError, issue } from '../outcome.ts';
+import { storedForm } from './stored-form.ts';
 
 export interface HistoryQuery {
   type?: string;
@@ -69,9 +70,7 @@ export class Repository {
     const previous = this.current(resource.resourceType, resource.id);
     const version = (previous?.version ?? 0) + 1;
     const lastUpdated = this.now.toISOString();
-    // resourceType, id and meta first, as FHIR servers conventionally serialize them.
-    const { resourceType, id, meta, ...rest } = resource;
-    const stored = { resourceType, id, meta: { ...meta, versionId: String(version), lastUpdated }, ...rest } as Resource;
+    const stored = storedForm(resource, version, lastUpdated);
     const json = this.store.writeVersion(this.sandbox.name, resource.resourceType, resource.id, version, lastUpdated, stored);
     return { sandbox: this.sandbox.name, type: resource.resourceType, id: resource.id, version, lastUpdated, deleted: false, json };
   }
