@@ -13,6 +13,14 @@ export const MAX_TIME = 8.64e15;
 
 const DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2})(?::(\d{2})(?::(\d{2})(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?)?)?)?$/;
 
+/** Milliseconds of a UTC instant (Date.UTC would map years 0-99 to 1900-1999). Module-level: dateRange is hot. */
+function utc(yy: number, mm: number, dd: number, hh = 0, mn = 0, ss = 0, ms = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(yy, mm, dd);
+  date.setUTCHours(hh, mn, ss, ms);
+  return date.getTime();
+}
+
 /** The range a FHIR date, dateTime or instant string covers; undefined when it is not one. */
 export function dateRange(text: string): Range | undefined {
   const m = DATE.exec(text);
@@ -29,12 +37,6 @@ export function dateRange(text: string): Range | undefined {
     const digits = tz.slice(1).replace(':', '');
     offset = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60000;
   }
-  const utc = (yy: number, mm: number, dd: number, hh = 0, mn = 0, ss = 0, ms = 0) => {
-    const date = new Date(0);
-    date.setUTCFullYear(yy, mm, dd);
-    date.setUTCHours(hh, mn, ss, ms);
-    return date.getTime();
-  };
   if (!mo) return { start: utc(year, 0, 1), end: utc(year + 1, 0, 1) - 1 };
   if (!d) return { start: utc(year, month, 1), end: utc(year, month + 1, 1) - 1 };
   if (!h) return { start: utc(year, month, day), end: utc(year, month, day + 1) - 1 };

@@ -95,7 +95,7 @@ export class SearchParameterRegistry {
         const exprs = splitUnion(c.expression).map((e) => compileRelative(e));
         components.push({
           param: { code: cdef.code, type: cdef.type, url: cdef.url, targets: cdef.target ?? [], extract: () => [], branches: [] },
-          extract: (item) => exprs.flatMap((e) => e(item)),
+          extract: exprs.length === 1 ? exprs[0] : (item) => exprs.flatMap((e) => e(item)),
         });
       }
       if (components[0].param.type !== 'token') return undefined;
@@ -168,35 +168,54 @@ function branchRoot(branch: string): string {
   return /^\(?([A-Za-z]+)/.exec(branch)?.[1] ?? '';
 }
 
-/** Component expressions are relative to the composite item (`code`, `value.as(Quantity)`): walk them untyped. */
+const PRIMITIVE_SUFFIXES = new Set(['DateTime', 'String', 'Boolean', 'Integer', 'Decimal', 'Date', 'Instant', 'Time', 'Uri', 'Code']);
+
+/** A choice suffix as a type name: primitive types are lower camel case (`valueDateTime` -> dateTime). */
+function suffixType(suffix: string): string {
+  return PRIMITIVE_SUFFIXES.has(suffix) ? suffix[0].toLowerCase() + suffix.slice(1) : suffix;
+}
+
+function pushAll(out: TypedValue[], v: unknown, type: string): void {
+  if (Array.isArray(v)) for (const x of v) out.push({ value: x, type });
+  else out.push({ value: v, type });
+}
+
+/**
+ * Component expressions are relative to the composite item (`code`, `value.as(Quantity)`): walk them untyped. Steps
+ * are parsed once here; the walker runs for every composite item while indexing.
+ */
 function compileRelative(expression: string): Extractor {
-  const steps = expression.trim().split('.');
+  const steps = expression.trim().split('.').map((step) => {
+    const as = /^as\(([A-Za-z]+)\)$/.exec(step);
+    return as ? { as: suffixType(as[1][0].toUpperCase() + as[1].slice(1)), name: '' } : { as: '', name: step };
+  });
   return (item) => {
     let nodes: TypedValue[] = [{ value: item, type: '' }];
     for (const step of steps) {
       const next: TypedValue[] = [];
-      const as = /^as\(([A-Za-z]+)\)$/.exec(step);
       for (const node of nodes) {
         const obj = node.value as Record<string, unknown>;
         if (!obj || typeof obj !== 'object') continue;
-        if (as) {
-          if (node.type.toLowerCase() === as[1].toLowerCase()) next.push(node);
+        if (step.as) {
+          if (node.type === step.as) next.push(node);
           continue;
         }
-        const direct = obj[step];
-        const found: [unknown, string][] = direct !== undefined ? [[direct, '']] : [];
-        if (direct === undefined) {
-          for (const key in obj) {
-            if (key.length > step.length && key.startsWith(step) && /[A-Z]/.test(key[step.length])) found.push([obj[key], key.slice(step.length)]);
-          }
+        const direct = obj[step.name];
+        if (direct !== undefined) {
+          pushAll(next, direct, '');
+          continue;
         }
-        for (const [v, t] of found) {
-          for (const x of Array.isArray(v) ? v : [v]) next.push({ value: x, type: t });
+        // A choice element: `value` finds `valueQuantity`, typed by its suffix.
+        for (const key in obj) {
+          if (key.length > step.name.length && key.startsWith(step.name)) {
+            const c = key.charCodeAt(step.name.length);
+            if (c >= 65 && c <= 90) pushAll(next, obj[key], suffixType(key.slice(step.name.length)));
+          }
         }
       }
       nodes = next;
     }
-    return nodes.map((n) => ({ value: n.value, type: n.type && /^[A-Z]/.test(n.type) && ['DateTime', 'String', 'Boolean', 'Integer', 'Decimal', 'Date', 'Instant', 'Time', 'Uri', 'Code'].includes(n.type) ? n.type[0].toLowerCase() + n.type.slice(1) : n.type }));
+    return nodes;
   };
 }
 

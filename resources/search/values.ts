@@ -42,55 +42,59 @@ function shapeOf(tv: TypedValue): string {
   return '';
 }
 
+// Helpers take `out` instead of closing over it: these functions run for every indexed value, and under tsx each
+// inner closure created costs a defineProperty call (esbuild's keepNames).
+function addString(out: StringRow[], v: unknown): void {
+  if (typeof v === 'string' && v.length > 0) out.push({ value: normalizeText(v), exact: v });
+}
+
 export function stringRows(values: TypedValue[]): StringRow[] {
   const out: StringRow[] = [];
-  const add = (v: unknown) => {
-    if (typeof v === 'string' && v.length > 0) out.push({ value: normalizeText(v), exact: v });
-  };
   for (const tv of values) {
     const o = tv.value as Obj;
     switch (shapeOf(tv)) {
       case 'HumanName': {
         // Any part matches (3.1.1.4.7); the assembled name lets "John Smith" match too.
-        add(o.family); add(o.text);
-        for (const k of ['given', 'prefix', 'suffix']) if (Array.isArray(o[k])) for (const p of o[k] as unknown[]) add(p);
+        addString(out, o.family); addString(out, o.text);
+        for (const k of ['given', 'prefix', 'suffix']) if (Array.isArray(o[k])) for (const p of o[k] as unknown[]) addString(out, p);
         const given = Array.isArray(o.given) ? (o.given as string[]).join(' ') : '';
-        if (given && typeof o.family === 'string') add(`${given} ${o.family}`);
+        if (given && typeof o.family === 'string') addString(out, `${given} ${o.family}`);
         break;
       }
       case 'Address':
-        add(o.text); add(o.city); add(o.district); add(o.state); add(o.postalCode); add(o.country);
-        if (Array.isArray(o.line)) for (const p of o.line as unknown[]) add(p);
+        addString(out, o.text); addString(out, o.city); addString(out, o.district); addString(out, o.state); addString(out, o.postalCode); addString(out, o.country);
+        if (Array.isArray(o.line)) for (const p of o.line as unknown[]) addString(out, p);
         break;
       case 'CodeableConcept':
-        add(o.text);
+        addString(out, o.text);
         break;
       default:
-        if (typeof tv.value === 'string') add(tv.value);
+        if (typeof tv.value === 'string') addString(out, tv.value);
     }
   }
   return out;
 }
 
+function addCoding(out: TokenRow[], c: Obj, text: string | null): void {
+  if (!c || typeof c !== 'object') return;
+  const display = str(c.display);
+  out.push({ system: str(c.system) ?? null, code: str(c.code) ?? null, text: display ? normalizeText(display) : text, ofType: null });
+}
+
 export function tokenRows(values: TypedValue[]): TokenRow[] {
   const out: TokenRow[] = [];
-  const coding = (c: Obj, text: string | null) => {
-    if (!c || typeof c !== 'object') return;
-    const display = str(c.display);
-    out.push({ system: str(c.system) ?? null, code: str(c.code) ?? null, text: display ? normalizeText(display) : text, ofType: null });
-  };
   for (const tv of values) {
     const v = tv.value;
     const o = v as Obj;
     switch (shapeOf(tv)) {
       case 'CodeableConcept': {
         const text = str(o.text) ? normalizeText(o.text as string) : null;
-        if (Array.isArray(o.coding)) for (const c of o.coding as Obj[]) coding(c, text);
+        if (Array.isArray(o.coding)) for (const c of o.coding as Obj[]) addCoding(out, c, text);
         if (text) out.push({ system: null, code: null, text, ofType: null });
         break;
       }
       case 'Coding':
-        coding(o, null);
+        addCoding(out, o, null);
         break;
       case 'Identifier': {
         const typeText = o.type && str((o.type as Obj).text) ? normalizeText((o.type as Obj).text as string) : null;
@@ -189,17 +193,18 @@ export function parseReference(ref: string): ReferenceRow {
   return { targetType: null, targetId: null, url: ref };
 }
 
+function addQuantity(out: QuantityRow[], q: Obj | undefined): void {
+  if (q && typeof q.value === 'number') {
+    out.push({ value: q.value, system: str(q.system) ?? null, code: str(q.code) ?? str(q.currency) ?? null, unit: str(q.unit) ?? null });
+  }
+}
+
 export function quantityRows(values: TypedValue[]): QuantityRow[] {
   const out: QuantityRow[] = [];
-  const add = (q: Obj | undefined) => {
-    if (q && typeof q.value === 'number') {
-      out.push({ value: q.value, system: str(q.system) ?? null, code: str(q.code) ?? str(q.currency) ?? null, unit: str(q.unit) ?? null });
-    }
-  };
   for (const tv of values) {
     const o = tv.value as Obj;
     if (!o || typeof o !== 'object') continue;
-    if (shapeOf(tv) === 'Range') { add(o.low as Obj); add(o.high as Obj); } else add(o);
+    if (shapeOf(tv) === 'Range') { addQuantity(out, o.low as Obj); addQuantity(out, o.high as Obj); } else addQuantity(out, o);
   }
   return out;
 }
