@@ -115,7 +115,9 @@ export class SearchEngine {
     if (request.ignored.length > 0) entry.push({ resource: outcome(...request.ignored), search: { mode: 'outcome' } });
 
     const linkQuery = query.filter(([n]) => n !== '_compartment');
-    const links = pageLinks(linkUrl(ctx), linkQuery, count, offset, total, rows.length);
+    const links = pageLinks(linkUrl(ctx), linkQuery, count, offset, total, rows.length)
+      // A count-only answer has no pages to move between.
+      .filter((l) => !onlyTotal || l.relation === 'self');
     const bundle: Bundle = { resourceType: 'Bundle', type: 'searchset' };
     if (request.total !== 'none' || onlyTotal) bundle.total = total;
     bundle.link = links as BundleLink[];

@@ -35,10 +35,12 @@ t.test('paging: _count, absolute next/previous links carrying all state as query
 
 t.test('_count=0 and _summary=count give only the total; _total=none omits it', async (t) => {
   const { get } = await searchApp(t, data);
-  for (const url of ['Patient?_count=0', 'Patient?_summary=count']) {
+  for (const url of ['Patient?_count=0', 'Patient?_summary=count', 'Patient?_summary=count&_count=2']) {
     const { body } = await get(url);
     t.equal(body.total, 5, url);
     t.notOk(body.entry, url);
+    // A count-only answer has no pages: a client following next links would only get the same total again.
+    t.same(body.link!.map((l) => l.relation), ['self'], `${url}: only a self link`);
   }
   const none = await get('Patient?_total=none');
   t.equal(none.body.total, undefined);
