@@ -42,11 +42,7 @@ export function bulkLoadPopulation(store: Store, population: PopulationOptions, 
     population, sandbox: BASE_LAYER, referenceDate: options.referenceDate, preparers: loader.preparerSpecs(),
     stats: !!options.stats, ndjsonDir: options.ndjsonDir, batchSize: options.batchSize ?? 2000, port: port2, signal,
   };
-  const worker = new Worker(new URL('./load-worker-start.mjs', import.meta.url), {
-    workerData: input, transferList: [port2],
-    // Generation makes short-lived objects by the million: a larger young generation means fewer scavenges.
-    resourceLimits: { maxYoungGenerationSizeMb: 48 },
-  });
+  const worker = new Worker(new URL('./load-worker-start.mjs', import.meta.url), { workerData: input, transferList: [port2] });
   const result: BulkLoadResult = { resources: 0, extraResources: 0 };
   loader.begin();
   try {
