@@ -1,6 +1,7 @@
-// Notes: a DocumentReference for the patient whose text (base64 attachment data, decoded) holds the required facts.
-import type { DocumentReference } from '@medplum/fhirtypes';
-import { describeConcept, inCodeSet, type CodeSet } from './codings.ts';
+// Notes: a DocumentReference for the patient whose text (base64 attachment data, decoded) holds the required facts;
+// `clinicalNote` builds one the way the reference solutions write it, `noteText` reads it back.
+import type { CodeableConcept, Coding, DocumentReference } from '@medplum/fhirtypes';
+import { describeConcept, inCodeSet, LOINC, type CodeSet } from './codings.ts';
 import { bestOf, matchOf, type Match } from './match.ts';
 import { matchTerms, numbersIn } from './answers.ts';
 import { checkOneOf, checkPatient, label } from './resources.ts';
@@ -15,6 +16,47 @@ export interface NoteExpectation {
   /** Numbers that must appear (e.g. the latest potassium), within tolerance. */
   mustQuote?: { value: number; tolerance?: { absolute?: number; relative?: number }; what: string }[];
   minLength?: number;
+}
+
+/** LOINC document types (DocumentReference.type) the reference solutions write. */
+export const CONSULT_NOTE: Coding = { system: LOINC, code: '11488-4', display: 'Consult note' };
+export const PROGRESS_NOTE: Coding = { system: LOINC, code: '11506-3', display: 'Progress note' };
+
+/** US Core DocumentReference.category (1..* in US Core): a clinical note. */
+export const CLINICAL_NOTE_CATEGORY: CodeableConcept = {
+  coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note', display: 'Clinical Note' }],
+};
+
+export interface ClinicalNote {
+  /** The patient's id (not a reference). */
+  patient: string;
+  /** The author's reference, e.g. the task's requester `Practitioner/pcp-rivera`. */
+  author: string;
+  /** When the note was written: the episode clock `now`. */
+  date: string;
+  description: string;
+  /** The note itself, stored as base64 text/plain in content[0].attachment.data. */
+  text: string;
+  /** The attachment's title. */
+  title?: string;
+  /** Default: a consult note (LOINC 11488-4). */
+  type?: Coding;
+  /** Default: US Core clinical-note. */
+  category?: CodeableConcept[];
+}
+
+/** A final, current note for the patient, as a careful agent writes it: coded type and category, inline text. */
+export function clinicalNote(note: ClinicalNote): DocumentReference {
+  return {
+    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
+    type: { coding: [{ ...(note.type ?? CONSULT_NOTE) }] },
+    category: structuredClone(note.category ?? [CLINICAL_NOTE_CATEGORY]),
+    subject: { reference: `Patient/${note.patient}` }, date: note.date, author: [{ reference: note.author }],
+    description: note.description,
+    content: [{
+      attachment: { contentType: 'text/plain', data: Buffer.from(note.text, 'utf8').toString('base64'), ...(note.title ? { title: note.title } : {}) },
+    }],
+  };
 }
 
 /** The text of every text/* (or JSON/XML) attachment, base64-decoded, joined. */

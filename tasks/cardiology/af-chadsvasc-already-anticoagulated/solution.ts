@@ -1,7 +1,8 @@
 // Reference solution: read demographics, the problem list and the orders; compute CHA2DS2-VASc; the patient is
 // already anticoagulated, so order nothing and leave a short note with the score and the reasoning.
-import type { DocumentReference, MedicationRequest, Patient } from '@medplum/fhirtypes';
+import type { MedicationRequest, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
+import { clinicalNote } from '../../../graders/lib/index.ts';
 import { chadsvasc, isAnticoagulant } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -32,14 +33,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     `Already anticoagulated: ${current}. Anticoagulation is indicated and in place; no additional anticoagulant ordered (a second agent would duplicate therapy and raise bleeding risk).`,
     'Continue the current anticoagulant; yearly kidney function and CBC.',
   ].join('\n');
-  const note: DocumentReference = {
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    category: [{ coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note' }] }],
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'AF anticoagulation review',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64') } }],
-  };
-  await fhir.create(note);
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'AF anticoagulation review', text }));
   await finish(JSON.stringify({ chadsvasc: score, startAnticoagulant: false, currentAnticoagulant: current }));
 }

@@ -1,9 +1,9 @@
 // Reference solution: review problems, allergies, the antihypertensive orders, blood pressures over recent visits,
 // potassium, creatinine and eGFR; then up-titrate lisinopril 10 -> 20 mg (old order stopped with a reason) when the
 // latest potassium is <= 5.0, else add amlodipine 5 mg; order a BMP in 2 weeks; write the note (ACC/AHA 2017).
-import type { Condition, DocumentReference, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
+import type { Condition, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { effectiveTime, isMedication } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime, isMedication, PROGRESS_NOTE } from '../../../graders/lib/index.ts';
 import { bloodPressure, LISINOPRIL } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -97,13 +97,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   };
   await fhir.create(bmp);
   const text = hypertensionNote({ pressures, potassium, egfr, change, labs: `basic metabolic panel ordered for ${due.slice(0, 10)}` });
-  const note: DocumentReference = {
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11506-3', display: 'Progress note' }] },
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: requester }],
-    description: 'Hypertension: regimen intensified',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64'), title: 'Hypertension note' } }],
-  };
-  await fhir.create(note);
+  await fhir.create(clinicalNote({ type: PROGRESS_NOTE, patient, author: requester, date: now, description: 'Hypertension: regimen intensified', title: 'Hypertension note', text }));
   await finish(`${change}; BMP ordered for ${due.slice(0, 10)}; note filed.`);
 }

@@ -1,8 +1,8 @@
 // Reference solution: review the thyroid history (TSH trend, free T4, dose changes), the active order, interacting
 // medications and comorbidities; TSH is in range, so change nothing and document why (ATA 2014).
-import type { DocumentReference, MedicationRequest, Observation } from '@medplum/fhirtypes';
+import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { effectiveTime } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime } from '../../../graders/lib/index.ts';
 import { doseMcg, isLevothyroxine } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -35,13 +35,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     'No dose increase: TSH is at goal and fatigue is not an indication to raise the dose (risk of iatrogenic hyperthyroidism, atrial fibrillation, bone loss). Levothyroxine unchanged.',
     'Suggest evaluating other causes of fatigue (CBC, sleep, mood, medications); recheck TSH yearly or 6-8 weeks after any dose change.',
   ].join('\n');
-  const note: DocumentReference = {
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'Levothyroxine dose review',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64') } }],
-  };
-  await fhir.create(note);
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Levothyroxine dose review', text }));
   await finish(JSON.stringify({ tsh, tshDate: effectiveTime(latest).slice(0, 10), increaseDose: false, currentDoseMcg: mcg }));
 }

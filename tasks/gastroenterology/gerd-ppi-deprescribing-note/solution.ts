@@ -2,7 +2,7 @@
 // with a reason, advise on-demand use, and file a consult note with the chart's key facts (AGA 2022).
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { effectiveTime, isMedication } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime, isMedication } from '../../../graders/lib/index.ts';
 import { OMEPRAZOLE } from './grader.ts';
 
 const newest = (list: Observation[]) => list.filter((o) => o.valueQuantity?.value !== undefined && o.status !== 'entered-in-error')
@@ -40,12 +40,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     'Assessment: uncomplicated GERD with sustained symptom control - candidate for PPI de-prescribing (AGA 2022).',
     'Plan: daily omeprazole stopped; step down to on-demand omeprazole 20 mg (over the counter) as needed. Warn about transient rebound heartburn in the first 2-4 weeks (antacids). If symptoms recur persistently, resume the lowest effective daily dose; alarm symptoms (dysphagia, bleeding, weight loss) warrant EGD.',
   ].join('\n');
-  await fhir.create({
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'GI e-consult: PPI de-prescribing',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64'), title: 'GI e-consult' } }],
-  });
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'GI e-consult: PPI de-prescribing', title: 'GI e-consult', text }));
   await finish('Stopped daily omeprazole (uncomplicated GERD, asymptomatic) advised on-demand omeprazole 20 mg as needed; consult note filed.');
 }

@@ -2,7 +2,7 @@
 // and with cholinesterase inhibitors); recommend behavioral measures, UA, and mirabegron if drug therapy is needed.
 import type { MedicationRequest, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { isMedication } from '../../../graders/lib/index.ts';
+import { clinicalNote, isMedication } from '../../../graders/lib/index.ts';
 import { DONEPEZIL } from './grader.ts';
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
@@ -33,12 +33,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     'Assessment: oxybutynin is strongly anticholinergic - AGS Beers Criteria 2023 advise avoiding it in dementia (worsens cognition, delirium risk) and it directly opposes donepezil (cholinesterase inhibitor); donepezil itself can cause urge incontinence. Not ordered.',
     'Plan: check urinalysis for infection and post-void residual; prompted/scheduled voiding and evening fluid timing; review whether incontinence began after donepezil dose change. If drug therapy is still needed, mirabegron (beta-3 agonist) is preferred over antimuscarinics.',
   ].join('\n');
-  await fhir.create({
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'Geriatrics e-consult: urge incontinence',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64'), title: 'Geriatrics e-consult' } }],
-  });
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Geriatrics e-consult: urge incontinence', title: 'Geriatrics e-consult', text }));
   await finish("Did not order oxybutynin: strongly anticholinergic, Beers 2023 says avoid in dementia, and it counteracts donepezil (a cholinesterase inhibitor) - risk of worse cognition/delirium. Suggest UA, post-void residual, prompted voiding; mirabegron if a drug is needed. Note filed.");
 }

@@ -1,9 +1,9 @@
 // Reference solution: review problems, medication history (the anticoagulant course), allergies, CBC and kidney
 // labs, vitals, encounters, notes and care plans; write a consult note abstracting the VTE episode and the
 // bleeding-relevant labs for the extended-phase decision (CHEST 2021). No order is changed.
-import type { DocumentReference, Observation } from '@medplum/fhirtypes';
+import type { Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { effectiveTime } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime } from '../../../graders/lib/index.ts';
 import { facts, onsetDate } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -53,14 +53,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     '- Decide on extended-phase anticoagulation at the visit, weighing recurrence against bleeding risk (CHEST 2021).',
     '- No orders were changed.',
   ].join('\n');
-  await fhir.create<DocumentReference>({
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    category: [{ coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note' }] }],
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'Hematology e-consult: VTE anticoagulation review',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64'), title: 'Hematology e-consult' } }],
-  });
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Hematology e-consult: VTE anticoagulation review', title: 'Hematology e-consult', text }));
   await finish(JSON.stringify({
     diagnosed: onsetDate(f.dvt), anticoagulant: f.drug, started: f.started, stopped: f.stopped ?? null,
     currentlyAnticoagulated: f.active, monthsTreated: months,

@@ -1,8 +1,8 @@
 // Reference solution: review problems, medications, allergies and the kidney labs with their trend; stage the CKD
 // (KDIGO G and A categories from the latest results) and write the consult note; place no orders.
-import type { Condition, DocumentReference, MedicationRequest, Observation } from '@medplum/fhirtypes';
+import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { effectiveTime, inCodeSet, SNOMED } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime, inCodeSet, SNOMED } from '../../../graders/lib/index.ts';
 import { aCategory, gCategory, isRaas } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -45,13 +45,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     `Assessment: CKD ${g}${a} by KDIGO categories; eGFR has ${egfr.length > 1 && egfr[egfr.length - 1].valueQuantity!.value! > ev ? 'declined' : 'been stable'} over the period on file.`,
     'Recommendations: continue the ACE inhibitor or ARB at the maximally tolerated dose with blood pressure goal below 120-130 systolic; consider an SGLT2 inhibitor while eGFR is 20 or more; avoid NSAIDs; recheck BMP and UACR in 3 months.',
   ].join('\n');
-  const note: DocumentReference = {
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'Nephrology e-consult: CKD',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64') } }],
-  };
-  await fhir.create(note);
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Nephrology e-consult: CKD', text }));
   await finish(JSON.stringify({ egfr: ev, uacr: uv, gCategory: g, aCategory: a }));
 }

@@ -1,9 +1,9 @@
 // Reference solution: review CKD, kidney labs, potassium and the medication list (ACE inhibitor/ARB, diuretics,
 // anticoagulants); decline the ibuprofen (KDIGO 2024 practice point 3.15; Beers 2023), recommend acetaminophen and
 // topical diclofenac, and document it. No medication order.
-import type { Condition, DocumentReference, MedicationRequest, Observation } from '@medplum/fhirtypes';
+import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { effectiveTime, inCodeSet, isMedication } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime, inCodeSet, isMedication } from '../../../graders/lib/index.ts';
 import { CKD, RAAS } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -52,11 +52,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   const raas = meds.find((o) => isMedication(o.medicationCodeableConcept, RAAS))!;
   const raasName = (raas.medicationCodeableConcept?.text ?? raas.medicationCodeableConcept?.coding?.[0]?.display ?? '').replace(/ Oral Tablet$/i, '').replace(/ MG\b/g, ' mg').replace(/ - see sig$/, '');
   const text = nsaidNote({ ckd: ckd?.code?.text ?? 'chronic kidney disease', egfr, potassium, raas: `${raasName} once daily` });
-  await fhir.create<DocumentReference>({
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: requester }], description: 'Nephrology e-consult: NSAID request',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64'), title: 'Nephrology e-consult' } }],
-  });
+  await fhir.create(clinicalNote({ patient, author: requester, date: now, description: 'Nephrology e-consult: NSAID request', title: 'Nephrology e-consult', text }));
   await finish(JSON.stringify({ prescribe: false, recommendation: 'Do not prescribe ibuprofen (CKD on RAAS blockade); acetaminophen and topical diclofenac instead.' }));
 }

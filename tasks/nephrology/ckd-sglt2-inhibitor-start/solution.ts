@@ -1,9 +1,9 @@
 // Reference solution: review problems, allergies, medications, kidney labs with their trend, glucose control and
 // vitals; start empagliflozin 10 mg daily (KDIGO 2024: eGFR >= 20), keep the ACE inhibitor/ARB, order a UACR in
 // 3 months, and write the consult note.
-import type { Condition, DocumentReference, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
+import type { Condition, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { effectiveTime, inCodeSet, isMedication } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime, inCodeSet, isMedication } from '../../../graders/lib/index.ts';
 import { CKD, RAAS } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -79,11 +79,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     ...(ckd ? { reasonReference: [{ reference: `Condition/${ckd.id}` }] } : {}),
   });
   const text = ckdSglt2Note({ ckd: ckd?.code?.text ?? 'chronic kidney disease', egfr, uacr: uacr[0], potassium: k[0], raas: raasText(raas), uacrDue: due.slice(0, 10) });
-  await fhir.create<DocumentReference>({
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: requester }], description: 'Nephrology e-consult: SGLT2 inhibitor',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64'), title: 'Nephrology e-consult' } }],
-  });
+  await fhir.create(clinicalNote({ patient, author: requester, date: now, description: 'Nephrology e-consult: SGLT2 inhibitor', title: 'Nephrology e-consult', text }));
   await finish('Started empagliflozin 10 mg daily (eGFR >= 20, on RAAS blockade); UACR ordered; consult note filed.');
 }

@@ -1,9 +1,9 @@
 // Reference solution: review the chart broadly (problems, pathology and imaging, procedures, medications, allergies,
 // labs, vitals, notes, care plans), decline routine tumor markers and PET/CT (ASCO 2013; Choosing Wisely), and write
 // a consult note with the oncologic history, the latest hemoglobin and creatinine and the current medications.
-import type { DocumentReference, MedicationRequest, Observation } from '@medplum/fhirtypes';
+import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { effectiveTime } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime } from '../../../graders/lib/index.ts';
 import { facts, onsetDate } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -62,13 +62,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     '- Do not order tumor markers or surveillance imaging unless new symptoms arise.',
     '- Confirm the adjuvant endocrine therapy history with her oncologist.',
   ].join('\n');
-  await fhir.create<DocumentReference>({
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    category: [{ coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note' }] }],
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'Oncology e-consult: breast cancer survivorship surveillance',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64'), title: 'Oncology e-consult' } }],
-  });
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Oncology e-consult: breast cancer survivorship surveillance', title: 'Oncology e-consult', text }));
   await finish(JSON.stringify({ diagnosed, er: f.er, pr: f.pr, her2: f.her2, tumorMarkers: false, petCt: false, recommendation: 'Annual mammography; routine tumor markers and PET/CT are not recommended.' }));
 }

@@ -1,7 +1,7 @@
 // Reference solution: gather age, weight, creatinine (in mg/dL), kidney function and the apixaban order; count the
 // label's dose-reduction criteria; the dose matches, so change nothing and document the review.
-import type { DocumentReference } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
+import { clinicalNote } from '../../../graders/lib/index.ts';
 import { dosingFacts } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -30,13 +30,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     `Label dose-reduction criteria met: ${f.criteria.length} of 3 (${f.criteria.join('; ') || 'none'}). 2.5 mg twice daily only when at least 2 are met.`,
     `Current apixaban ${f.currentMg} mg twice daily is appropriate; no change made. Recheck creatinine and weight at least yearly.`,
   ].join('\n');
-  const note: DocumentReference = {
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'Apixaban dose review',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64') } }],
-  };
-  await fhir.create(note);
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Apixaban dose review', text }));
   await finish(JSON.stringify({ criteriaMet: f.criteria.length, doseAppropriate: true, ageYears: f.age, weightKg: wt, creatinineMgDl: cr, currentDoseMg: f.currentMg }));
 }

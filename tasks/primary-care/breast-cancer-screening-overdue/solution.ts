@@ -3,6 +3,7 @@
 // and write a short note (USPSTF 2024: biennial, 40-74).
 import type { Patient, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
+import { clinicalNote, PROGRESS_NOTE } from '../../../graders/lib/index.ts';
 import { priorMammograms } from './grader.ts';
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
@@ -39,13 +40,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     'Biennial screening mammography (every 2 years) is recommended for women 40-74 (USPSTF 2024): screening is due.',
     'Ordered: bilateral screening mammogram.',
   ].join('\n');
-  await fhir.create({
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11506-3', display: 'Progress note' }] },
-    category: [{ coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note', display: 'Clinical Note' }] }],
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'Breast cancer screening care gap',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64'), title: 'Breast cancer screening' } }],
-  });
+  await fhir.create(clinicalNote({ type: PROGRESS_NOTE, patient, author: task.requester.reference, date: now, description: 'Breast cancer screening care gap', title: 'Breast cancer screening', text }));
   await finish(JSON.stringify({ due: true, lastMammogram: last, ordered: 'bilateral screening mammogram' }));
 }

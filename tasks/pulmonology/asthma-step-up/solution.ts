@@ -4,6 +4,7 @@
 // The alternative (Track 1, GINA-preferred): budesonide-formoterol 160/4.5 maintenance and reliever therapy.
 import type { MedicationRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
+import { clinicalNote } from '../../../graders/lib/index.ts';
 import { fev1Of, latestSpirometry, startingFluticasone } from './grader.ts';
 
 type Regimen = { text: string; sig: string; perDay: number; dose: number; asNeeded?: string; label: string };
@@ -64,14 +65,7 @@ async function stepUp(ctx: SolutionContext, regimen: Regimen): Promise<void> {
     `Plan: step up per GINA 2024 - stop fluticasone alone; start ${regimen.label}: ${regimen.sig}.${regimen === TRACK2 ? ' Continue albuterol as needed as reliever.' : ''} Never use a LABA without an inhaled corticosteroid.`,
     'Review control, inhaler technique and exacerbations in 2-3 months; step down once well controlled for 3 months. Written asthma action plan updated.',
   ].join('\n');
-  await fhir.create({
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    category: [{ coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note', display: 'Clinical Note' }] }],
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'Pulmonary e-consult: asthma step-up',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64'), title: 'Pulmonary e-consult' } }],
-  });
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Pulmonary e-consult: asthma step-up', title: 'Pulmonary e-consult', text }));
   await finish(`Asthma not well controlled on fluticasone alone (FEV1 ${fev1}% predicted): step up per GINA. Stopped fluticasone monotherapy; started ${regimen.label}.${regimen === TRACK2 ? ' Albuterol continues as reliever.' : ''} Review in 2-3 months. Note filed.`);
 }
 

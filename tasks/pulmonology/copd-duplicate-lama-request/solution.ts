@@ -2,7 +2,7 @@
 // visits, then document instead of ordering: adherence and technique first, LAMA+LABA if still dyspneic (GOLD 2024).
 import type { MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { effectiveTime, isMedication } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime, isMedication } from '../../../graders/lib/index.ts';
 import { latestSpirometry, spirometryValues, TIOTROPIUM } from './grader.ts';
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
@@ -33,13 +33,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     `Spirometry (${(spiro.performedDateTime ?? '').slice(0, 10)}): FEV1 ${fev1}% predicted, FEV1/FVC ${ratio}.${sat ? ` Latest SpO2 ${sat.valueQuantity!.value}%.` : ''}`,
     'Recommendations: confirm the patient is actually taking tiotropium and check inhaler technique; if dyspnea persists despite adherent LAMA use, escalate to LAMA+LABA (GOLD 2024). Pulmonary rehabilitation referral; vaccinations up to date.',
   ].join('\n');
-  await fhir.create({
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    category: [{ coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note', display: 'Clinical Note' }] }],
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'Pulmonary e-consult: tiotropium request',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64'), title: 'Pulmonary e-consult' } }],
-  });
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Pulmonary e-consult: tiotropium request', title: 'Pulmonary e-consult', text }));
   await finish(`Did not order tiotropium: the patient already has an active tiotropium order (since ${since}); a second LAMA would be a duplicate. Recommend adherence/inhaler technique check, then LAMA+LABA if still dyspneic. Note filed (FEV1 ${fev1}% predicted, FEV1/FVC ${ratio}).`);
 }

@@ -3,7 +3,7 @@
 // a note with the result and the next due date (BHOF 2022, ISCD 2023, CMS NCD 150.3).
 import type { MedicationRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { isMedication } from '../../../graders/lib/index.ts';
+import { clinicalNote, isMedication } from '../../../graders/lib/index.ts';
 import { ALENDRONATE, lastDxa } from './grader.ts';
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
@@ -35,13 +35,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     `A repeat DXA now would come less than 2 years after the last one and cannot show a change beyond the least significant change: not ordered.`,
     `Next DXA due ${nextDue} (2 years after the last). Meanwhile: adherence and dosing technique, calcium 1200 mg and vitamin D 800 IU daily, fall prevention.`,
   ].join('\n');
-  await fhir.create({
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    category: [{ coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note', display: 'Clinical Note' }] }],
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'Bone health e-consult: repeat DXA request',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64'), title: 'Bone health e-consult' } }],
-  });
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Bone health e-consult: repeat DXA request', title: 'Bone health e-consult', text }));
   await finish(JSON.stringify({ orderDxa: false, lastDxa: lastDate, nextDue, reason: 'Last DXA less than 2 years ago: repeat not indicated yet' }));
 }

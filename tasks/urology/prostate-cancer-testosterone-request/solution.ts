@@ -1,7 +1,8 @@
 // Reference solution: review the chart (problems, oncologic pathology, meds, allergies, labs, notes), decline
 // testosterone (Endocrine Society: contraindicated with prostate cancer) and document the facts in a consult note.
-import type { Condition, DiagnosticReport, DocumentReference } from '@medplum/fhirtypes';
+import type { Condition, DiagnosticReport } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
+import { clinicalNote } from '../../../graders/lib/index.ts';
 import { facts } from './grader.ts';
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
@@ -31,14 +32,6 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     'Assessment: testosterone therapy is not recommended - it is contraindicated in men with prostate cancer (Endocrine Society 2018; AUA 2018).',
     'Recommendation: do not start testosterone; no androgen ordered. Evaluate other causes of fatigue (sleep, mood, thyroid, anemia, medications); discuss with the treating urologist.',
   ].join('\n');
-  const note: DocumentReference = {
-    resourceType: 'DocumentReference', status: 'current', docStatus: 'final',
-    type: { coding: [{ system: 'http://loinc.org', code: '11488-4', display: 'Consult note' }] },
-    category: [{ coding: [{ system: 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category', code: 'clinical-note' }] }],
-    subject: { reference: `Patient/${patient}` }, date: now, author: [{ reference: task.requester.reference }],
-    description: 'Urology e-consult: testosterone not recommended (prostate cancer)',
-    content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text, 'utf8').toString('base64') } }],
-  };
-  await fhir.create(note);
+  await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Urology e-consult: testosterone not recommended (prostate cancer)', text }));
   await finish(JSON.stringify({ startTestosterone: false, gleason: `${f.primary}+${f.secondary}`, diagnosed, reason: 'Testosterone therapy is contraindicated in prostate cancer' }));
 }
