@@ -4,7 +4,7 @@
 // (Repository.write), proven by test/seed/bulk-load.test.ts.
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import type { Resource } from '@medplum/fhirtypes';
-import { BatchPreparer, BulkLoader } from '../resources/storage/bulk.ts';
+import { BatchPreparer, BulkLoader, type PreparedBatch } from '../resources/storage/bulk.ts';
 import { BASE_LAYER, virtualClock } from '../resources/storage/sandbox.ts';
 import type { Store } from '../resources/storage/store.ts';
 import type { PopulationOptions } from './generate.ts';
@@ -19,7 +19,7 @@ export interface BulkLoadOptions {
   /** Resources the base layer also gets after the population (terminology), loaded the same way. */
   extra?: Resource[];
   onProgress?(patients: number, resources: number): void;
-  /** Resources per batch (one SQLite transaction each). */
+  /** Resources per batch the worker sends (several may share a transaction). */
   batchSize?: number;
 }
 
@@ -32,6 +32,8 @@ export interface BulkLoadResult {
 
 /** A worker that sends nothing for this long has died (e.g. out of memory). */
 const STALL_MS = 120_000;
+/** Resources written per transaction (at least; whole batches). */
+const TRANSACTION_RESOURCES = 2000;
 
 export function bulkLoadPopulation(store: Store, population: PopulationOptions, options: BulkLoadOptions): BulkLoadResult {
   const loader = new BulkLoader(store, BASE_LAYER);
@@ -40,25 +42,38 @@ export function bulkLoadPopulation(store: Store, population: PopulationOptions, 
   const { port1, port2 } = new MessageChannel();
   const input: WorkerInput = {
     population, sandbox: BASE_LAYER, referenceDate: options.referenceDate, preparers: loader.preparerSpecs(),
-    stats: !!options.stats, ndjsonDir: options.ndjsonDir, batchSize: options.batchSize ?? 2000, port: port2, signal,
+    stats: !!options.stats, ndjsonDir: options.ndjsonDir, batchSize: options.batchSize ?? 250, port: port2, signal,
   };
   const worker = new Worker(new URL('./load-worker-start.mjs', import.meta.url), { workerData: input, transferList: [port2] });
   const result: BulkLoadResult = { resources: 0, extraResources: 0 };
   loader.begin();
   try {
-    for (;;) {
-      const message = receive(port1, counters);
-      if (message.kind === 'error') {
-        throw message.name === 'InvalidSeedResourceError' ? new InvalidSeedResourceError(message.message) : new Error(message.message);
+    for (let done = false; !done;) {
+      // The worker sends small batches (big row lists cost it more in garbage collection than they save); this
+      // thread, which is faster and would wait anyway, gathers them into transactions of TRANSACTION_RESOURCES.
+      const batches: PreparedBatch[] = [];
+      let count = 0;
+      let last: (WorkerMessage & { kind: 'batch' }) | undefined;
+      while (count < TRANSACTION_RESOURCES) {
+        const message = receive(port1, counters);
+        if (message.kind === 'error') {
+          throw message.name === 'InvalidSeedResourceError' ? new InvalidSeedResourceError(message.message) : new Error(message.message);
+        }
+        if (message.kind === 'done') {
+          result.stats = message.stats;
+          result.ndjsonFiles = message.ndjsonFiles;
+          done = true;
+          break;
+        }
+        batches.push(message.batch);
+        count += message.batch.count;
+        last = message;
       }
-      if (message.kind === 'done') {
-        result.stats = message.stats;
-        result.ndjsonFiles = message.ndjsonFiles;
-        break;
+      loader.write(...batches);
+      if (last) {
+        result.resources = last.resources;
+        options.onProgress?.(last.patients, last.resources);
       }
-      loader.write(message.batch);
-      result.resources = message.resources;
-      options.onProgress?.(message.patients, message.resources);
     }
     if (options.extra?.length) {
       // A clock of their own from the reference date, as a separate Repository.write load would have.

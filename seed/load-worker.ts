@@ -29,7 +29,8 @@ export type WorkerMessage =
   | { kind: 'done'; stats?: ReturnType<StatsCollector['result']>; ndjsonFiles?: string[] }
   | { kind: 'error'; name: string; message: string };
 
-const MAX_AHEAD = 3;
+/** Batches the worker may run ahead of the writer (memory stays bounded). */
+const MAX_AHEAD = 16;
 
 const input = workerData as WorkerInput;
 const counters = new Int32Array(input.signal);

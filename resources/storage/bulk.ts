@@ -115,17 +115,19 @@ export class BulkLoader {
     this.db.pragma('synchronous = OFF');
   }
 
-  /** Write one batch in one transaction. */
-  write(batch: PreparedBatch): void {
-    if (batch.count === 0) return;
+  /** Write batches, in order, in one transaction. */
+  write(...batches: PreparedBatch[]): void {
     this.store.transaction(() => {
-      // New rows of a rowid table get max(rowid) + 1, so the batch's rids are consecutive from here.
-      const first = this.maxRowid.get()!.m + 1;
-      this.insertCurrent(batch.rows);
-      const last = this.maxRowid.get()!.m;
-      if (last !== first + batch.count - 1) throw new Error(`bulk load: expected rowids ${first}..${first + batch.count - 1}, got up to ${last}`);
-      this.history.run(first, last);
-      this.indexers.forEach((b, i) => b.write(this.db, batch.index[i], first));
+      for (const batch of batches) {
+        if (batch.count === 0) continue;
+        // New rows of a rowid table get max(rowid) + 1, so the batch's rids are consecutive from here.
+        const first = this.maxRowid.get()!.m + 1;
+        this.insertCurrent(batch.rows);
+        const last = this.maxRowid.get()!.m;
+        if (last !== first + batch.count - 1) throw new Error(`bulk load: expected rowids ${first}..${first + batch.count - 1}, got up to ${last}`);
+        this.history.run(first, last);
+        this.indexers.forEach((b, i) => b.write(this.db, batch.index[i], first));
+      }
     });
   }
 
