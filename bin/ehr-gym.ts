@@ -31,8 +31,12 @@ program
     if (!inMemory) seedStore.close();
     // POST /gym/sessions {task, variant} resolves against the tasks folder when there is one.
     const tasks = (await import('../harness/task-source.ts')).defaultTaskSource();
-    const { address } = await serve({ port: opts.port, host: opts.host, dbPath: opts.db, ...(inMemory ? { store: seedStore } : {}), ...(tasks ? { tasks } : {}) });
+    // The operator token for GET /gym/sessions, from the environment only (see server/gym/operator-token.ts).
+    const { ADMIN_TOKEN_ENV } = await import('../server/gym/operator-token.ts');
+    const adminToken = process.env[ADMIN_TOKEN_ENV] || undefined;
+    const { address } = await serve({ port: opts.port, host: opts.host, dbPath: opts.db, ...(inMemory ? { store: seedStore } : {}), ...(tasks ? { tasks } : {}), adminToken });
     console.log(`ehr-gym FHIR R4 server at ${address}/fhir`);
+    console.log(`GET /gym/sessions (every session's id): ${adminToken ? `operator only, Authorization: Bearer $${ADMIN_TOKEN_ENV}` : `disabled; set ${ADMIN_TOKEN_ENV} to enable it for the operator`}`);
   });
 
 program

@@ -39,6 +39,8 @@ export interface AppOptions {
   gym?: Partial<GymSettings>;
   /** Resolves `task`/`variant` of POST /gym/sessions (an unknown task is then a 400); without it they are only stored. */
   tasks?: TaskSource;
+  /** The operator's bearer token for GET /gym/sessions; without one that list is disabled (server/gym/operator-token.ts). */
+  adminToken?: string;
 }
 
 export interface BuiltApp {
@@ -78,7 +80,7 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
   registerAuditHook(app, sessions);
   app.register(fhirRoutes, { prefix: '/fhir', context, repositoryFor });
   app.register(fhirRoutes, { prefix: '/fhir/_session/:sessionId', context, repositoryFor });
-  app.register(gymRoutes, { prefix: '/gym', sessions, root: app });
+  app.register(gymRoutes, { prefix: '/gym', sessions, root: app, adminToken: options.adminToken });
   app.register(mcpRoutes, { sessions, root: app });
   app.addHook('onClose', async () => {
     sessions.close();

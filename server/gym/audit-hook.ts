@@ -53,5 +53,20 @@ function auditedSandbox(request: FastifyRequest, sessions: SessionManager): stri
     const id = (request.params as { sessionId?: string }).sessionId;
     return id !== undefined && sessions.has(id) ? id : undefined;
   }
-  return DEFAULT_SANDBOX;
+  return aimedAtSession(request.url) ? undefined : DEFAULT_SANDBOX;
+}
+
+/**
+ * `/fhir/_SESSION/{id}/...`, `/fhir/_session%2F{id}/...`: meant for a session base but routed to /fhir. Not the
+ * default session's requests, and its log (anyone may read it as "default") must not show another session's id.
+ */
+function aimedAtSession(url: string): boolean {
+  const rawPath = url.split('?', 1)[0];
+  let path = rawPath;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    // A malformed escape: match the path as sent.
+  }
+  return /^\/+fhir\/+_session(\/|$)/i.test(path);
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../../resources/outcome.ts';
 import { DEFAULT_SANDBOX } from '../../resources/storage/sandbox.ts';
 import { sessionChanges } from './changes.ts';
+import { operatorCheck } from './operator-token.ts';
 import type { LiveSession, SessionManager, SessionRequest } from './sessions.ts';
 import { injectClient, ToolExecutor } from './tool-executor.ts';
 import { renderTools, toolFormats, type ToolFormat } from './tools.ts';
@@ -12,11 +13,14 @@ export interface GymRoutesOptions {
   sessions: SessionManager;
   /** The root app, for running tool calls through the FHIR routes (and so through the audit hook). */
   root: FastifyInstance;
+  /** The operator's bearer token for GET /gym/sessions (the list of every session); without one the list is disabled. */
+  adminToken?: string;
 }
 
 export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions): Promise<void> {
   const { sessions } = options;
   const tools = injectClient(options.root);
+  const requireOperator = operatorCheck(options.adminToken);
 
   app.get('/tools', async (request) => renderTools(formatOf(request)));
 
@@ -34,7 +38,11 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
     };
   });
 
-  app.get('/sessions', async (request) => ({ sessions: sessions.list().map((s) => summary(request, sessions, s)) }));
+  // The one route that names sessions the caller did not create: operator only (server/gym/operator-token.ts).
+  app.get('/sessions', async (request) => {
+    requireOperator(request.headers.authorization);
+    return { sessions: sessions.list().map((s) => summary(request, sessions, s)) };
+  });
 
   app.get('/sessions/:id', async (request) => summary(request, sessions, sessions.require(idOf(request))));
 

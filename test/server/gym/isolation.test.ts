@@ -3,6 +3,8 @@
 // is reachable under a session's FHIR base.
 import t from 'tap';
 import { Client } from 'fhir-kit-client';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import http from 'node:http';
 import { basePatients, searchAvailable, startGym } from './gym-harness.ts';
 import { clientFailure } from '../harness.ts';
@@ -167,4 +169,73 @@ t.test('nothing under a session FHIR base reaches the gym API or grader material
     t.equal(res.statusCode, 200);
     t.notMatch(res.body, /expected answer|secret-task/);
   }
+});
+
+t.test('a session cannot discover another: knowing only its own id, A finds no trace of B (real socket)', async (t) => {
+  const adminToken = 'isolation-operator-token';
+  const gym = await startGym(t, { adminToken });
+  const address = await gym.app.listen({ port: 0, host: '127.0.0.1' });
+  const a = await gym.createSession({ task: 'task-a' });
+  const b = await gym.createSession({ task: 'task-b' });
+  const answerB = 'B-only-answer-7f3c';
+  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => fetch(`${address}${path}`, {
+    method, headers: { ...(body === undefined ? {} : { 'content-type': path.startsWith('/gym') ? 'application/json' : 'application/fhir+json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+  // B's episode: its FHIR base, a tool, requests aimed at its base that miss it (routed to /fhir), its answer.
+  const clientB = new Client({ baseUrl: `${address}/fhir/_session/${b.id}` });
+  await clientB.create({ resourceType: 'Patient', body: { resourceType: 'Patient', name: [{ family: 'OnlyInB' }] } });
+  await clientB.read({ resourceType: 'Patient', id: 'p1' });
+  t.equal((await send('POST', `/gym/sessions/${b.id}/tools/fhir_search`, { resourceType: 'Patient', params: { family: 'OnlyInB' } })).status, 200);
+  for (const path of [`/fhir/_SESSION/${b.id}/Patient`, `/fhir/%5Fsession/${b.id}/Patient`, `/fhir/_session%2F${b.id}/Patient`, `/fhir/_Session/${b.id}`]) {
+    t.equal((await send('GET', path)).status, 404, `B misses its base: ${path}`);
+  }
+  t.equal((await send('POST', `/gym/sessions/${b.id}/submit`, { answer: answerB })).status, 200);
+
+  // Everything A can reach with its own id and the public names, every status, header and body kept.
+  const seen: string[] = [];
+  const look = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+    const response = await send(method, path, body, headers);
+    seen.push(`${method} ${path} -> ${response.status} ${JSON.stringify([...response.headers])} ${await response.text()}`);
+    return response.status;
+  };
+  t.equal(await look('GET', '/gym/sessions'), 401, 'the list without credentials');
+  t.equal(await look('GET', '/gym/sessions', undefined, { authorization: `Bearer ${a.id}` }), 401, 'a session id is no operator token');
+  for (const path of [`/gym/sessions/${a.id}`, `/gym/sessions/${a.id}/log`, `/gym/sessions/${a.id}/changes`,
+    '/gym/sessions/default', '/gym/sessions/default/log', '/gym/sessions/default/changes', '/gym/tools?format=mcp',
+    `/fhir/_session/${a.id}/metadata`, `/fhir/_session/${a.id}/_history`, `/fhir/_session/${a.id}/Patient?_count=100`,
+    `/fhir/_session/${a.id}/Patient?name:contains=Only`, '/fhir/_history', '/fhir/Patient?_count=100']) {
+    t.ok((await look('GET', path)) < 500, path);
+  }
+  const view = { resourceType: 'ViewDefinition', name: 'pt', status: 'active', resource: 'Patient', select: [{ column: [{ name: 'id', path: 'id' }] }] };
+  for (const [name, args] of [['fhir_search', { resourceType: 'Patient', params: { _count: 100 } }], ['fhir_history', { resourceType: 'Patient' }],
+    ['run_view', { view }], ['sql_query', { query: 'SELECT * FROM pt', views: [view] }]] as const) {
+    t.equal(await look('POST', `/gym/sessions/${a.id}/tools/${name}`, args), 200, name);
+  }
+  t.equal(await look('POST', '/gym/sessions', {}), 201, 'a new session');
+  t.equal(await look('POST', `/gym/sessions/${a.id}/submit`, { answer: 'A' }), 200);
+  t.equal(await look('POST', `/gym/sessions/${a.id}/reset`), 200);
+  const mcp = new McpClient({ name: 'session-a', version: '1' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${address}/mcp`), { requestInit: { headers: { 'x-ehr-gym-session': a.id } } }));
+  t.teardown(() => mcp.close());
+  seen.push(`mcp ${mcp.getInstructions()} ${JSON.stringify(await mcp.listTools())}`);
+  seen.push(`mcp ${JSON.stringify(await mcp.callTool({ name: 'fhir_search', arguments: { resourceType: 'Patient', params: { _count: 100 } } }))}`);
+
+  t.ok(seen.length > 20);
+  for (const answer of seen) {
+    const what = answer.slice(0, answer.indexOf(' -> ') > 0 ? answer.indexOf(' -> ') : 40);
+    t.notOk(answer.includes(b.id), `${what}: no trace of B's id`);
+    t.notOk(answer.includes(answerB) || answer.includes('task-b') || answer.includes('OnlyInB'), `${what}: nothing of B's episode`);
+  }
+
+  // B's id is still all B's harness needs; the operator's token lists both.
+  const summaryB = await (await send('GET', `/gym/sessions/${b.id}`)).json();
+  t.equal(summaryB.submission.answer, answerB);
+  const logB = (await (await send('GET', `/gym/sessions/${b.id}/log`)).json()).entries as { path: string }[];
+  // (The router decodes `%5Fsession` to B's base, so that miss is B's own request in B's log.)
+  t.same(logB.map((e) => e.path).filter((path) => !path.includes('%5Fsession')), ['Patient', 'Patient/p1', 'Patient'], "B's log: B's requests");
+  t.notOk(JSON.stringify(logB).includes(a.id), "and none of A's");
+  const listed = await (await send('GET', '/gym/sessions', undefined, { authorization: `Bearer ${adminToken}` })).json();
+  t.ok([a.id, b.id].every((id) => listed.sessions.some((s: { id: string }) => s.id === id)), 'the operator sees both');
 });

@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { basePatients, seedBase, startGym } from './gym-harness.ts';
 import { buildApp } from '../../../server/app.ts';
 
+// Listing every session is for the operator (test/server/gym/operator-token.test.ts); these tests list as the operator.
+const adminToken = 'sessions-test-operator-token';
+const operator = { authorization: `Bearer ${adminToken}` };
+
 const fixture = {
   resourceType: 'Bundle', type: 'transaction',
   entry: [
@@ -44,7 +48,7 @@ t.test('POST /gym/sessions returns id, FHIR base, clock and tools; the session i
 });
 
 t.test('creation validates its inputs', async (t) => {
-  const gym = await startGym(t);
+  const gym = await startGym(t, { adminToken });
   for (const [body, expression] of [
     [{ now: '2023-11-13' }, 'now'],
     [{ now: '2023-11-13T10:15:00' }, 'now'],
@@ -62,7 +66,7 @@ t.test('creation validates its inputs', async (t) => {
   }
   const badFormat = await gym.json('POST', '/gym/sessions?format=xml', {}, { 'content-type': 'application/json' });
   t.equal(badFormat.status, 400);
-  t.equal((await gym.json('GET', '/gym/sessions')).body.sessions.length, 0, 'no session left behind by a failed create');
+  t.equal((await gym.json('GET', '/gym/sessions', undefined, operator)).body.sessions.length, 0, 'no session left behind by a failed create');
 });
 
 t.test('a fixture is applied into the overlay only, and reset re-applies it', async (t) => {
@@ -94,7 +98,7 @@ t.test('a fixture is applied into the overlay only, and reset re-applies it', as
 });
 
 t.test('a fixture the transaction rejects is a 400 and leaves no session or rows', async (t) => {
-  const gym = await startGym(t);
+  const gym = await startGym(t, { adminToken });
   const bad = {
     resourceType: 'Bundle', type: 'transaction',
     entry: [
@@ -105,16 +109,16 @@ t.test('a fixture the transaction rejects is a 400 and leaves no session or rows
   const res = await gym.json('POST', '/gym/sessions', { fixture: bad }, { 'content-type': 'application/json' });
   t.equal(res.status, 400);
   t.equal(res.body.resourceType, 'OperationOutcome');
-  t.equal((await gym.json('GET', '/gym/sessions')).body.sessions.length, 0);
+  t.equal((await gym.json('GET', '/gym/sessions', undefined, operator)).body.sessions.length, 0);
   const rows = gym.context.store.db.prepare("SELECT count(*) AS n FROM resource_current WHERE sandbox NOT IN ('base')").get() as { n: number };
   t.equal(rows.n, 0);
 });
 
 t.test('list, get with counts, submit, delete', async (t) => {
-  const gym = await startGym(t);
+  const gym = await startGym(t, { adminToken });
   const a = await gym.createSession({ task: 't1' });
   const b = await gym.createSession();
-  const list = (await gym.json('GET', '/gym/sessions')).body.sessions;
+  const list = (await gym.json('GET', '/gym/sessions', undefined, operator)).body.sessions;
   t.same(list.map((s: any) => s.id).sort(), [a.id, b.id].sort());
 
   await gym.json('GET', `/fhir/_session/${a.id}/Patient/p1`);
@@ -139,7 +143,7 @@ t.test('list, get with counts, submit, delete', async (t) => {
   t.equal((await gym.json('DELETE', `/gym/sessions/${a.id}`)).status, 404);
   t.equal(gym.context.store.countIn(a.id), 0, 'its overlay rows are gone');
   t.same(gym.sessions.audit.entries(a.id), [], 'its audit rows are gone');
-  t.same((await gym.json('GET', '/gym/sessions')).body.sessions.map((s: any) => s.id), [b.id]);
+  t.same((await gym.json('GET', '/gym/sessions', undefined, operator)).body.sessions.map((s: any) => s.id), [b.id]);
 });
 
 t.test('the default session (/fhir) is addressable as "default" but cannot be deleted', async (t) => {
@@ -155,28 +159,28 @@ t.test('the default session (/fhir) is addressable as "default" but cannot be de
 });
 
 t.test('a flood of creations is bounded by maxSessions with a 429 OperationOutcome', async (t) => {
-  const gym = await startGym(t, { gym: { maxSessions: 3 } });
+  const gym = await startGym(t, { adminToken, gym: { maxSessions: 3 } });
   for (let i = 0; i < 3; i++) await gym.createSession();
   const res = await gym.json('POST', '/gym/sessions', {}, { 'content-type': 'application/json' });
   t.equal(res.status, 429);
   t.equal(res.body.resourceType, 'OperationOutcome');
   t.equal(res.body.issue[0].code, 'throttled');
   t.ok(Number(res.headers['retry-after']) > 0);
-  const first = (await gym.json('GET', '/gym/sessions')).body.sessions[0].id;
+  const first = (await gym.json('GET', '/gym/sessions', undefined, operator)).body.sessions[0].id;
   await gym.json('DELETE', `/gym/sessions/${first}`);
   t.equal((await gym.json('POST', '/gym/sessions', {}, { 'content-type': 'application/json' })).status, 201, 'room again after a delete');
 });
 
 t.test('idle sessions expire after the TTL; activity keeps a session alive', async (t) => {
   let wall = Date.parse('2030-01-01T00:00:00Z');
-  const gym = await startGym(t, { gym: { idleTtlMs: 60_000, sweepIntervalMs: 0, wallTime: () => wall } });
+  const gym = await startGym(t, { adminToken, gym: { idleTtlMs: 60_000, sweepIntervalMs: 0, wallTime: () => wall } });
   const idle = await gym.createSession();
   const busy = await gym.createSession();
   await gym.json('PUT', `/fhir/_session/${idle.id}/Patient/p9`, { resourceType: 'Patient', id: 'p9' });
   wall += 40_000;
   await gym.json('GET', `/fhir/_session/${busy.id}/Patient/p1`);
   wall += 30_000;
-  t.same((await gym.json('GET', '/gym/sessions')).body.sessions.map((s: any) => s.id), [busy.id], 'the idle one is swept');
+  t.same((await gym.json('GET', '/gym/sessions', undefined, operator)).body.sessions.map((s: any) => s.id), [busy.id], 'the idle one is swept');
   t.equal((await gym.json('GET', `/fhir/_session/${idle.id}/Patient/p1`)).status, 404);
   t.equal(gym.context.store.countIn(idle.id), 0, 'its rows went with it');
   t.equal((await gym.json('GET', `/fhir/_session/${busy.id}/Patient/p1`)).status, 200);
