@@ -103,10 +103,13 @@ export class BulkLoader {
     return this.indexers.map((b) => b.preparer(this.db));
   }
 
-  /** Drop the secondary indexes (not primary keys or unique constraints) until `finish`. */
+  /**
+   * Drop the secondary indexes until `finish`: not primary keys or unique constraints (their indexes have no SQL),
+   * nor a CREATE UNIQUE INDEX, which must keep refusing duplicates during the load.
+   */
   begin(): void {
     this.deferred = this.db.prepare<[], { name: string; sql: string }>(
-      "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all();
+      "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'").all();
     for (const { name } of this.deferred) this.db.exec(`DROP INDEX "${name.replace(/"/g, '""')}"`);
     // No fsync at WAL checkpoints during the load (~20% of its write time). An application crash still cannot
     // corrupt a WAL database; an OS crash could lose the load's last transactions, and an unfinished load is rebuilt

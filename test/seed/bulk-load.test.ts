@@ -11,6 +11,7 @@ import { terminologyResources } from '../../resources/terminology/index.ts';
 import { seedPopulation, DEFAULT_REFERENCE_DATE } from '../../seed/index.ts';
 import { loadPopulation } from '../../seed/load.ts';
 import { bulkLoadPopulation } from '../../seed/bulk-load.ts';
+import { BulkLoader } from '../../resources/storage/bulk.ts';
 import { generatePopulation } from '../../seed/generate.ts';
 
 const newStore = () => new Store({ path: ':memory:', indexers: [createSearchService().indexer] });
@@ -91,4 +92,20 @@ t.test('seeding the same population twice gives identical databases (worker timi
   const expected = dump(a.db);
   const actual = dump(b.db);
   for (const key of Object.keys(expected)) sameRows(t, key, actual[key], expected[key]);
+});
+
+t.test('a bulk load drops only plain secondary indexes, and only until it finishes', async (t) => {
+  const store = newStore();
+  t.teardown(() => store.close());
+  store.db.exec('CREATE TABLE extra (x TEXT); CREATE UNIQUE INDEX extra_x ON extra (x)');
+  const indexes = () => store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all() as string[];
+  const before = indexes();
+  const loader = new BulkLoader(store, 'base');
+  loader.begin();
+  const during = indexes();
+  t.ok(during.includes('extra_x'), 'a unique index keeps refusing duplicates during the load');
+  t.notOk(during.includes('search_token_code'), 'plain secondary indexes are dropped');
+  t.notOk(during.includes('resource_history_time'));
+  loader.finish();
+  t.same(indexes(), before, 'and rebuilt at the end');
 });
