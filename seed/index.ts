@@ -85,34 +85,28 @@ export function seedPopulation(options: SeedOptions): SeedResult {
     if (batch.patient) bar?.update(++done, { resources });
   };
   try {
-    if (options.store && bulk) {
+    if (options.store) {
       const store = options.store;
       // Marked as building until the end: an interrupted or failed build is recognisable (and never half-served).
       store.setMetadata(DATASET_METADATA_KEY, JSON.stringify({ building: true }));
       store.clearSandbox(BASE_LAYER);
+      // The code systems, value sets and concept maps the charts use, readable and searchable like any resource.
+      const terminology = [...terminologyResources()];
       try {
-        const loaded = bulkLoadPopulation(store, population, {
-          referenceDate, stats: !!stats, ndjsonDir: options.ndjsonDir,
-          // The code systems, value sets and concept maps the charts use, readable and searchable like any resource.
-          extra: [...terminologyResources()],
-          onProgress: (patients, count) => bar?.update(patients, { resources: count }),
-        });
-        resources = loaded.resources;
-        terminologyCount = loaded.extraResources;
-        loadedStats = loaded.stats;
-        ndjsonFiles = loaded.ndjsonFiles;
-      } catch (err) {
-        store.clearSandbox(BASE_LAYER);
-        throw err;
-      }
-    } else if (options.store) {
-      // A store with an indexer that has no bulk path: one Repository.write per resource.
-      const store = options.store;
-      store.setMetadata(DATASET_METADATA_KEY, JSON.stringify({ building: true }));
-      store.clearSandbox(BASE_LAYER);
-      try {
-        loadPopulation(store, generatePopulation(population), { referenceDate, onBatch: observe });
-        terminologyCount = loadPopulation(store, [{ resources: [...terminologyResources()] }], { referenceDate });
+        if (bulk) {
+          const loaded = bulkLoadPopulation(store, population, {
+            referenceDate, stats: !!stats, ndjsonDir: options.ndjsonDir, extra: terminology,
+            onProgress: (patients, count) => bar?.update(patients, { resources: count }),
+          });
+          resources = loaded.resources;
+          terminologyCount = loaded.extraResources;
+          loadedStats = loaded.stats;
+          ndjsonFiles = loaded.ndjsonFiles;
+        } else {
+          // A store with an indexer that has no bulk path: one Repository.write per resource.
+          loadPopulation(store, generatePopulation(population), { referenceDate, onBatch: observe });
+          terminologyCount = loadPopulation(store, [{ resources: terminology }], { referenceDate });
+        }
       } catch (err) {
         store.clearSandbox(BASE_LAYER);
         throw err;

@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import type { Resource } from '@medplum/fhirtypes';
 import type { ResourceIndexer } from '../storage/store.ts';
 import type { BulkIndexer } from '../storage/bulk.ts';
-import type { SearchParameterRegistry } from './registry.ts';
+import { defaultRegistry, type SearchParameterRegistry } from './registry.ts';
 import { INDEX_SCHEMA, INDEX_TABLES, INDEX_VERSION, OLD_TABLES } from './index-tables.ts';
 import { IndexRowBuilder, IndexRowWriter, indexedParams, type IndexRows } from './index-rows.ts';
 import { ParamKeys } from './param-keys.ts';
@@ -36,7 +36,7 @@ class Statements {
   }
 }
 
-export function createIndexer(registry: SearchParameterRegistry): ResourceIndexer & { bulk: BulkIndexer } {
+export function createIndexer(registry: SearchParameterRegistry): ResourceIndexer & { bulk?: BulkIndexer } {
   const statements = new WeakMap<Database.Database, Statements>();
   const stmtsFor = (db: Database.Database) => {
     let s = statements.get(db);
@@ -101,11 +101,13 @@ export function createIndexer(registry: SearchParameterRegistry): ResourceIndexe
       // FTS rows are found through resource_current: the store calls this before deleting the layer's rows.
       s.textClear.run(sandbox);
     },
-    bulk: {
+    // A worker rebuilds the shipped registry from its module (a registry is code, not data it could be sent): the
+    // bulk path exists only for an indexer over that registry, so both paths index by the same parameters.
+    bulk: registry === defaultRegistry() ? {
       preparer: (db) => ({ module: new URL('./index-preparer.ts', import.meta.url).href, state: stmtsFor(db).keys.entries() }),
       inline: (db) => createPreparer(stmtsFor(db).keys.entries()),
       write: (db, payload, ridOffset) => stmtsFor(db).writer.write(payload as IndexRows, ridOffset),
-    },
+    } : undefined,
   };
 }
 
