@@ -11,7 +11,9 @@ import { terminologyResources } from '../../resources/terminology/index.ts';
 import { seedPopulation, DEFAULT_REFERENCE_DATE } from '../../seed/index.ts';
 import { loadPopulation } from '../../seed/load.ts';
 import { bulkLoadPopulation } from '../../seed/bulk-load.ts';
-import { BulkLoader } from '../../resources/storage/bulk.ts';
+import { BulkLoader, bulkIndexers } from '../../resources/storage/bulk.ts';
+import { createIndexer } from '../../resources/search/indexer.ts';
+import { SearchParameterRegistry, loadDefinitions } from '../../resources/search/registry.ts';
 import { generatePopulation } from '../../seed/generate.ts';
 
 const newStore = () => new Store({ path: ':memory:', indexers: [createSearchService().indexer] });
@@ -108,4 +110,15 @@ t.test('a bulk load drops only plain secondary indexes, and only until it finish
   t.notOk(during.includes('resource_history_time'));
   loader.finish();
   t.same(indexes(), before, 'and rebuilt at the end');
+});
+
+t.test('only an indexer over the shipped registry offers the bulk path (a worker can rebuild only that one)', async (t) => {
+  t.ok((createSearchService().indexer as { bulk?: unknown }).bulk, 'the default search indexer has a bulk path');
+  const custom = createIndexer(new SearchParameterRegistry(loadDefinitions()));
+  t.equal(custom.bulk, undefined, 'an indexer over another registry object has none');
+  const store = new Store({ path: ':memory:', indexers: [custom] });
+  t.teardown(() => store.close());
+  t.equal(bulkIndexers(store), undefined, 'so seeding that store takes the Repository.write path');
+  const result = seedPopulation({ store, patients: 1, seed: 1 });
+  t.equal(store.countIn('base'), result.metadata.resources + result.metadata.terminologyResources, 'and still loads everything');
 });
