@@ -51,6 +51,11 @@ export function rxnormIngredients(concept: CodeableConcept | undefined): string[
   return [...out];
 }
 
+/** An RxNorm-style drug name as a note would write it: "lisinopril 10 MG Oral Tablet" -> "lisinopril 10 mg". */
+export function plainDrugName(name: string): string {
+  return name.replace(/ Oral Tablet$/i, '').replace(/ MG\b/g, ' mg').replace(/ - see sig$/, '');
+}
+
 /** True when the concept is one of `codes` or contains one of `ingredients` (RxNorm). */
 export function isMedication(concept: CodeableConcept | undefined, expected: { codes?: string[]; ingredients?: string[] }): boolean {
   const codes = codingsOf(concept).filter((c) => c.system === RXNORM).map((c) => c.code);

@@ -2,7 +2,7 @@
 // (KDIGO G and A categories from the latest results) and write the consult note; place no orders.
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { clinicalNote, effectiveTime, inCodeSet, SNOMED } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime, inCodeSet, plainDrugName, SNOMED } from '../../../graders/lib/index.ts';
 import { aCategory, gCategory, isRaas } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -35,7 +35,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   const a = aCategory(uv);
   const ckd = conditions.find((c) => inCodeSet(c.code, CKD));
   const raas = meds.find(isRaas)!;
-  const raasName = (raas.medicationCodeableConcept?.text ?? '').replace(/ Oral Tablet$/i, '').replace(/ MG\b/g, ' mg').replace(/ - see sig$/, '');
+  const raasName = plainDrugName(raas.medicationCodeableConcept?.text ?? '');
   const diabetes = conditions.some((c) => inCodeSet(c.code, [{ system: SNOMED, codes: ['44054006'] }]));
   const text = [
     'Nephrology e-consult.',

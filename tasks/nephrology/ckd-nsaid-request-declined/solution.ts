@@ -3,7 +3,7 @@
 // topical diclofenac, and document it. No medication order.
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { clinicalNote, effectiveTime, inCodeSet, isMedication } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime, inCodeSet, isMedication, plainDrugName } from '../../../graders/lib/index.ts';
 import { CKD, RAAS } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -50,7 +50,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
 
   const ckd = conditions.find((c) => inCodeSet(c.code, CKD));
   const raas = meds.find((o) => isMedication(o.medicationCodeableConcept, RAAS))!;
-  const raasName = (raas.medicationCodeableConcept?.text ?? raas.medicationCodeableConcept?.coding?.[0]?.display ?? '').replace(/ Oral Tablet$/i, '').replace(/ MG\b/g, ' mg').replace(/ - see sig$/, '');
+  const raasName = plainDrugName(raas.medicationCodeableConcept?.text ?? raas.medicationCodeableConcept?.coding?.[0]?.display ?? '');
   const text = nsaidNote({ ckd: ckd?.code?.text ?? 'chronic kidney disease', egfr, potassium, raas: `${raasName} once daily` });
   await fhir.create(clinicalNote({ patient, author: requester, date: now, description: 'Nephrology e-consult: NSAID request', title: 'Nephrology e-consult', text }));
   await finish(JSON.stringify({ prescribe: false, recommendation: 'Do not prescribe ibuprofen (CKD on RAAS blockade); acetaminophen and topical diclofenac instead.' }));

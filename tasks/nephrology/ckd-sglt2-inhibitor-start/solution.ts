@@ -3,7 +3,7 @@
 // 3 months, and write the consult note.
 import type { Condition, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { clinicalNote, effectiveTime, inCodeSet, isMedication } from '../../../graders/lib/index.ts';
+import { clinicalNote, effectiveTime, inCodeSet, isMedication, plainDrugName } from '../../../graders/lib/index.ts';
 import { CKD, RAAS } from './grader.ts';
 
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
@@ -36,7 +36,7 @@ export function ckdSglt2Note(f: CkdNoteFacts): string {
 }
 
 function raasText(o: MedicationRequest): string {
-  const name = (o.medicationCodeableConcept?.text ?? o.medicationCodeableConcept?.coding?.[0]?.display ?? 'ACE inhibitor/ARB').replace(/ Oral Tablet$/i, '').replace(/ MG\b/g, ' mg').replace(/ - see sig$/, '');
+  const name = plainDrugName(o.medicationCodeableConcept?.text ?? o.medicationCodeableConcept?.coding?.[0]?.display ?? 'ACE inhibitor/ARB');
   return `${name} once daily`;
 }
 

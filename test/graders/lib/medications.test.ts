@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { MedicationRequest } from '@medplum/fhirtypes';
 import { doseOf, findMedicationOrder, matchMedicationOrder, timesPerDay } from '../../../graders/lib/medications.ts';
-import { RXNORM } from '../../../graders/lib/codings.ts';
+import { plainDrugName, RXNORM } from '../../../graders/lib/codings.ts';
 
 const order = (over: Partial<MedicationRequest> = {}): MedicationRequest => ({
   resourceType: 'MedicationRequest', id: 'm1', status: 'active', intent: 'order', subject: { reference: 'Patient/p1' },
@@ -63,4 +63,12 @@ t.test('findMedicationOrder picks the matching order and lists near misses other
   t.notOk(none.ok);
   t.match(none.mismatches[0], /MedicationRequest\/bad: dose is 40 mg/);
   t.notOk(findMedicationOrder([], expected).ok);
+});
+
+t.test('plainDrugName writes an RxNorm drug name as a note would', async (t) => {
+  t.equal(plainDrugName('lisinopril 10 MG Oral Tablet'), 'lisinopril 10 mg');
+  t.equal(plainDrugName('losartan potassium 50 MG Oral Tablet - see sig'), 'losartan potassium 50 mg Oral Tablet', 'the form is dropped only at the end');
+  t.equal(plainDrugName('amlodipine 5 MG - see sig'), 'amlodipine 5 mg');
+  t.equal(plainDrugName('MGO cream'), 'MGO cream', 'MG only as a whole word');
+  t.equal(plainDrugName('insulin glargine 100 UNT/ML Injectable Solution'), 'insulin glargine 100 UNT/ML Injectable Solution', 'other forms kept');
 });
