@@ -1,4 +1,4 @@
-// npm run sof:report - runs the SQL on FHIR v2 conformance suite (../shared/sql-on-fhir-tests) over HTTP against
+// npm run sof:report - runs the SQL on FHIR v2 conformance suite (vendored in test/fixtures/sql-on-fhir) over HTTP against
 // $run and writes bench/sof-report.json in the suite's test-report.schema.json format; prints the pass counts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

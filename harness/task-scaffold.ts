@@ -1,6 +1,6 @@
 // `ehr-gym task new <specialty>/<slug>`: the three files of a task folder, ready to fill in.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { defaultTasksDir } from './task-loader.ts';
 
 export function scaffoldTask(taskId: string, tasksDir = defaultTasksDir): string[] {
@@ -12,7 +12,7 @@ export function scaffoldTask(taskId: string, tasksDir = defaultTasksDir): string
   const depth = '../'.repeat(3);
   const files: Record<string, string> = {
     'task.json': `${JSON.stringify({
-      $schema: '../../schema.json',
+      $schema: relative(dir, join(tasksDir, 'schema.json')),
       id: taskId,
       title: 'TODO: a short title',
       specialty,

@@ -1,4 +1,4 @@
-// The SQL on FHIR v2 conformance suite (../shared/sql-on-fhir-tests, the spec's own tests/ folder) as data, and the
+// The SQL on FHIR v2 conformance suite (vendored in test/fixtures/sql-on-fhir: the spec's own tests/ folder) as data, and the
 // comparison rules its README gives: rows compare as multisets of objects, column order matters only with
 // `expectColumns`, and `expectError` cases must fail. Shared by the tap test and `npm run sof:report`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -30,7 +30,7 @@ export interface CaseResult {
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SUITE_DIR = path.resolve(repoRoot, '..', 'shared', 'sql-on-fhir-tests');
+export const SUITE_DIR = path.resolve(repoRoot, 'test', 'fixtures', 'sql-on-fhir');
 
 export function loadSuite(dir = SUITE_DIR): ConformanceFile[] {
   return readdirSync(dir)

@@ -1,4 +1,4 @@
-// Every case of the official SQL on FHIR v2 suite (../shared/sql-on-fhir-tests), run over HTTP against $run.
+// Every case of the official SQL on FHIR v2 suite (vendored in test/fixtures/sql-on-fhir), run over HTTP against $run.
 import t from 'tap';
 import { buildApp } from '../../../server/app.ts';
 import { judge, loadSuite, runCaseOverHttp, SUITE_DIR, type Inject } from '../../../resources/views/conformance-suite.ts';
@@ -8,7 +8,7 @@ t.teardown(() => app.close());
 const inject = app.inject.bind(app) as unknown as Inject;
 
 const suite = loadSuite();
-t.ok(SUITE_DIR.endsWith('/shared/sql-on-fhir-tests'), 'the suite is read beside the repository');
+t.ok(SUITE_DIR.endsWith('/test/fixtures/sql-on-fhir'), 'the suite is read from inside the repository');
 t.equal(suite.reduce((n, f) => n + f.tests.length, 0), 134, 'all 134 cases are loaded');
 
 for (const file of suite) {
