@@ -1,7 +1,8 @@
 // `ehr-gym task check`: proof that each task is solvable and each checkpoint able to fail. Schema-valid and a check
 // per checkpoint (the loader); at least one variant; the oracle (and every alternative solution) passes every
 // checkpoint on every variant; the null agent fails every action_execution and documentation checkpoint; dropping
-// any single write of the reference solution makes at least one checkpoint fail (mutation).
+// any single write of the reference solution makes at least one checkpoint fail (mutation); every correct case
+// (cases/correct/*.ts) passes every checkpoint on every variant and every wrong case (cases/wrong/*.ts) fails one.
 import { runEpisode } from './episode.ts';
 import { loadTask, TaskLoadError } from './task-loader.ts';
 import { findVariants } from './variants.ts';
@@ -10,7 +11,20 @@ import { runOracle, type OracleOutcome } from './agents/oracle.ts';
 import type { Agent } from './agents/agent.ts';
 import type { GymClient } from './gym-client.ts';
 import type { WritePolicy } from './fhir-client.ts';
-import type { Verdict } from './types.ts';
+import type { Task, Verdict } from './types.ts';
+import { caseAgent, loadCases, type CaseKind, type TaskCase } from './cases/suite.ts';
+
+/** Case suites a patient task needs before it counts as proven (issue 13): guideline-concordant and wrong agents. */
+export const REQUIRED_CASES: Record<CaseKind, number> = { correct: 3, wrong: 3 };
+
+export interface CaseResult {
+  kind: CaseKind;
+  name: string;
+  /** Whether the case did what its kind demands (correct: passed everywhere; wrong: caught as required). */
+  ok: boolean;
+  /** Per variant: the failing checkpoint ids (empty when the episode passed). */
+  failed: Record<string, string[]>;
+}
 
 export interface TaskCheckReport {
   task: string;
@@ -19,6 +33,9 @@ export interface TaskCheckReport {
   problems: string[];
   /** Per variant: the oracle's write count and how many mutations were caught. */
   details: { variant: string; oracleWrites: number; oracleRequests: number; mutationsCaught: number }[];
+  cases: CaseResult[];
+  /** Set when a patient task has fewer case agents than REQUIRED_CASES (reported; not yet a failure). */
+  missingCases?: string;
 }
 
 function failing(verdicts: Verdict[]): string {
@@ -37,7 +54,7 @@ function recordingOracle(sink: { outcome?: OracleOutcome }, writePolicy?: WriteP
 }
 
 export async function checkTask(taskId: string, gym: GymClient, options: { tasksDir?: string; mutation?: boolean } = {}): Promise<TaskCheckReport> {
-  const report: TaskCheckReport = { task: taskId, ok: false, variants: [], problems: [], details: [] };
+  const report: TaskCheckReport = { task: taskId, ok: false, variants: [], problems: [], details: [], cases: [] };
   let task;
   try {
     task = await loadTask(taskId, options.tasksDir);
@@ -45,6 +62,7 @@ export async function checkTask(taskId: string, gym: GymClient, options: { tasks
     report.problems.push(...(err instanceof TaskLoadError ? err.problems : [(err as Error).message]));
     return report;
   }
+  const cases = await loadCases(task.dir, report.problems);
   report.variants = await findVariants(task, gym);
   if (report.variants.length === 0) report.problems.push('no variant: the binding matches no patient on this dataset');
   for (const variant of report.variants) {
@@ -77,12 +95,52 @@ export async function checkTask(taskId: string, gym: GymClient, options: { tasks
       else detail.mutationsCaught++;
     }
   }
+  for (const taskCase of cases) report.cases.push(await checkCase(task, taskCase, report.variants, gym, report.problems));
+  if (task.spec.level === 'patient') {
+    const short = (Object.keys(REQUIRED_CASES) as CaseKind[])
+      .filter((kind) => cases.filter((c) => c.kind === kind).length < REQUIRED_CASES[kind])
+      .map((kind) => `${cases.filter((c) => c.kind === kind).length}/${REQUIRED_CASES[kind]} ${kind}`);
+    if (short.length > 0) report.missingCases = short.join(', ');
+  }
   report.ok = report.problems.length === 0;
   return report;
 }
 
+/** Runs one case agent on every variant and judges it by its kind. */
+async function checkCase(task: Task, taskCase: TaskCase, variants: string[], gym: GymClient, problems: string[]): Promise<CaseResult> {
+  const result: CaseResult = { kind: taskCase.kind, name: taskCase.name, ok: true, failed: {} };
+  const label = `${taskCase.kind} case '${taskCase.name}'${taskCase.module.description ? ` (${taskCase.module.description})` : ''}`;
+  const catches = taskCase.module.catches;
+  const caught: string[] = [];
+  for (const variant of variants) {
+    const episode = await runEpisode({ task, variant, trial: 1, agent: caseAgent(taskCase), gym });
+    const failedIds = episode.result.verdicts.filter((v) => !v.pass).map((v) => v.id);
+    result.failed[variant] = failedIds;
+    if (taskCase.kind === 'correct') {
+      if (episode.result.error) problems.push(`[${variant}] ${label}: ${episode.result.error}`);
+      if (!episode.result.pass) problems.push(`[${variant}] ${label} is rejected: ${failing(episode.result.verdicts)}`);
+      if (episode.result.error || !episode.result.pass) result.ok = false;
+    } else if (catches ? failedIds.some((id) => catches.includes(id)) : failedIds.length > 0) {
+      caught.push(variant);
+    } else if ((taskCase.module.mustFail ?? 'every') === 'every') {
+      problems.push(`[${variant}] ${label} is not caught: ${failedIds.length ? `fails only ${failedIds.join(', ')}, expected one of ${catches!.join(', ')}` : 'every checkpoint passes'}`);
+      result.ok = false;
+    }
+  }
+  if (taskCase.kind === 'wrong' && taskCase.module.mustFail === 'some' && caught.length === 0 && variants.length > 0) {
+    problems.push(`${label} is not caught on any variant`);
+    result.ok = false;
+  }
+  return result;
+}
+
 export function formatCheckReport(report: TaskCheckReport): string {
   const head = `${report.ok ? 'ok  ' : 'FAIL'} ${report.task}  variants: ${report.variants.length ? report.variants.join(', ') : '(none)'}`;
+  const correct = report.cases.filter((c) => c.kind === 'correct');
+  const wrong = report.cases.filter((c) => c.kind === 'wrong');
+  const caseLine = report.cases.length || report.missingCases
+    ? [`     cases: ${correct.filter((c) => c.ok).length}/${correct.length} correct passed, ${wrong.filter((c) => c.ok).length}/${wrong.length} wrong caught${report.missingCases ? ` (suite incomplete: ${report.missingCases})` : ''}`]
+    : [];
   const details = report.details.map((d) => `     ${d.variant}: oracle ${d.oracleRequests} requests, ${d.oracleWrites} writes, ${d.mutationsCaught}/${d.oracleWrites} mutations caught`);
-  return [head, ...details, ...report.problems.map((p) => `     - ${p}`)].join('\n');
+  return [head, ...details, ...caseLine, ...report.problems.map((p) => `     - ${p}`)].join('\n');
 }
