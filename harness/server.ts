@@ -1,7 +1,7 @@
 // Where episodes run: a running server (--server URL), or an in-process one (buildApp + listen on port 0) over an
 // in-memory or given database, seeded with the default population when the seed module provides it.
 import { buildApp } from '../server/app.ts';
-import { defaultTaskSource } from './task-source.ts';
+import { defaultTaskSource, TaskFolderSource } from './task-source.ts';
 
 export interface BenchServer {
   /** e.g. http://127.0.0.1:41234 (no trailing slash). */
@@ -19,6 +19,8 @@ export interface ServerOptions {
   seed?: number;
   /** Show the seed's progress bar. */
   seedProgress?: boolean;
+  /** The tasks folder the in-process server resolves `{task, variant}` sessions from (default: the repository's). */
+  tasksDir?: string;
 }
 
 type Seeder = (store: unknown, options: { patients: number; seed: number; progress: boolean }) => unknown;
@@ -38,7 +40,7 @@ async function findSeeder(): Promise<Seeder | undefined> {
 
 export async function startBenchServer(options: ServerOptions = {}): Promise<BenchServer> {
   if (options.server) return { url: options.server.replace(/\/+$/, '').replace(/\/fhir$/, ''), close: async () => undefined };
-  const tasks = defaultTaskSource();
+  const tasks = options.tasksDir ? new TaskFolderSource(options.tasksDir) : defaultTaskSource();
   const { app, context } = buildApp({ dbPath: options.dbPath ?? ':memory:', gym: { maxSessions: 10_000 }, ...(tasks ? { tasks } : {}) });
   let seeded: string | undefined;
   if ((options.patients ?? 0) > 0) {

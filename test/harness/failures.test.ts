@@ -8,6 +8,7 @@ import { startBenchServer } from '../../harness/server.ts';
 import { loadTask } from '../../harness/task-loader.ts';
 import type { Agent } from '../../harness/agents/agent.ts';
 import type { AuditEntry, CodeLookupMiss, Verdict } from '../../harness/types.ts';
+import { FIXTURE_TASKS } from '../fixtures/fixture-tasks.ts';
 
 /** An audit-log row as GET /gym/sessions/{id}/log returns it. */
 function entry(seq: number, method: string, pathAndQuery: string, extra: Partial<AuditEntry> = {}): AuditEntry {
@@ -82,10 +83,10 @@ t.test('empty code searches from audit-log fixtures: guessed without a preceding
 });
 
 t.test('a search by the local code finds nothing while the chart holds potassium under LOINC: a code-lookup miss', async (t) => {
-  const server = await startBenchServer({ patients: 0 });
+  const server = await startBenchServer({ patients: 0, tasksDir: FIXTURE_TASKS });
   t.teardown(() => server.close());
   const gym = new GymClient(server.url);
-  const task = await loadTask('nephrology/hyperkalemia-ace-inhibitor');
+  const task = await loadTask('nephrology/hyperkalemia-ace-inhibitor', FIXTURE_TASKS);
   const searcher = (code: string): Agent => ({
     name: 'searcher',
     run: async ({ session, patient }) => {

@@ -8,12 +8,13 @@ import { startBenchServer } from '../../harness/server.ts';
 import { loadTask, selectTaskIds } from '../../harness/task-loader.ts';
 import { oracleAgent } from '../../harness/agents/oracle.ts';
 import { nullAgent } from '../../harness/agents/null.ts';
+import { FIXTURE_TASKS } from '../fixtures/fixture-tasks.ts';
 
-const server = await startBenchServer({ patients: 0 });
+const server = await startBenchServer({ patients: 0, tasksDir: FIXTURE_TASKS });
 t.teardown(() => server.close());
 const gym = new GymClient(server.url);
 // The example tasks carry fixture patients, so they run without a seeded population.
-const tasks = await Promise.all(selectTaskIds(['nephrology/hyperkalemia-ace-inhibitor', 'endocrinology/a1c-glycemic-control']).map((id) => loadTask(id)));
+const tasks = await Promise.all(selectTaskIds(['nephrology/hyperkalemia-ace-inhibitor', 'endocrinology/a1c-glycemic-control'], FIXTURE_TASKS).map((id) => loadTask(id, FIXTURE_TASKS)));
 
 t.test('oracle: pass@1 and pass^k are 100%, results written', async (t) => {
   const out = t.testdir({});

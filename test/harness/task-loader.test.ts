@@ -2,6 +2,7 @@ import t from 'tap';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { discoverTaskIds, loadTask, matchesGlob, readTaskSpec, selectTaskIds, taskSpecProblems, TaskLoadError } from '../../harness/task-loader.ts';
+import { FIXTURE_TASKS } from '../fixtures/fixture-tasks.ts';
 
 const valid = {
   id: 'cardio/x', title: 'A task', specialty: 'cardio', workflows: ['referral'], level: 'patient', instruction: 'Please refer Patient/{patient}.',
@@ -57,8 +58,8 @@ t.test('every task loads: schema-valid, a check per checkpoint', async (t) => {
 });
 
 t.test('the example tasks carry their fixtures', async (t) => {
-  for (const id of selectTaskIds(['nephrology/hyperkalemia-ace-inhibitor', 'endocrinology/a1c-glycemic-control'])) {
-    const task = await loadTask(id);
+  for (const id of selectTaskIds(['nephrology/hyperkalemia-ace-inhibitor', 'endocrinology/a1c-glycemic-control'], FIXTURE_TASKS)) {
+    const task = await loadTask(id, FIXTURE_TASKS);
     t.ok(task.fixture, `${id} has its fixture`);
   }
 });

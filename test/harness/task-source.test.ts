@@ -4,7 +4,8 @@ import t from 'tap';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TaskFolderSource } from '../../harness/task-source.ts';
-import { defaultTasksDir, readTaskSpec } from '../../harness/task-loader.ts';
+import { readTaskSpec } from '../../harness/task-loader.ts';
+import { FIXTURE_TASKS } from '../fixtures/fixture-tasks.ts';
 import { runEpisode } from '../../harness/episode.ts';
 import { GymClient } from '../../harness/gym-client.ts';
 import { startBenchServer } from '../../harness/server.ts';
@@ -27,8 +28,8 @@ function status(fn: () => unknown): number | undefined {
 const POPULATION = 'cardiology/hypertension-bp-control-rate';
 
 t.test('resolve: clock, fixture and the instruction bound to the variant patient', async (t) => {
-  const source = new TaskFolderSource();
-  const spec = readTaskSpec(HK);
+  const source = new TaskFolderSource(FIXTURE_TASKS);
+  const spec = readTaskSpec(HK, FIXTURE_TASKS);
   const setup = source.resolve(HK, 'hk-ramos')!;
   t.equal(setup.now, spec.now);
   t.equal(setup.instruction, spec.instruction.replaceAll('{patient}', 'hk-ramos'));
@@ -39,13 +40,13 @@ t.test('resolve: clock, fixture and the instruction bound to the variant patient
   t.same(Object.keys(setup).sort(), ['fixture', 'instruction', 'now'], 'nothing but the setup');
 
   const population = source.resolve(POPULATION, 'population')!;
-  t.equal(population.instruction, readTaskSpec(POPULATION).instruction);
+  t.equal(population.instruction, readTaskSpec(POPULATION, FIXTURE_TASKS).instruction);
   t.notOk(population.fixture);
   t.ok(source.resolve(POPULATION, undefined), 'a population task needs no variant');
 });
 
 t.test('resolve: unknown tasks are undefined, impossible variants a 400', async (t) => {
-  const source = new TaskFolderSource();
+  const source = new TaskFolderSource(FIXTURE_TASKS);
   for (const task of ['nephrology/no-such-task', 'nephrology', '../tasks/nephrology/hyperkalemia-ace-inhibitor', 'nephrology/../nephrology/hyperkalemia-ace-inhibitor', '', 'schema.json']) {
     t.equal(source.resolve(task, 'p1'), undefined, JSON.stringify(task));
   }
@@ -58,9 +59,9 @@ t.test('resolve: unknown tasks are undefined, impossible variants a 400', async 
 
 t.test('resolve: an instruction without {patient} still names the patient; an invalid task.json is a 400', async (t) => {
   const dir = t.testdir({});
-  cpSync(join(defaultTasksDir, 'schema.json'), join(dir, 'schema.json'));
+  cpSync(join(FIXTURE_TASKS, 'schema.json'), join(dir, 'schema.json'));
   mkdirSync(join(dir, 'nephrology'), { recursive: true });
-  cpSync(join(defaultTasksDir, HK), join(dir, HK), { recursive: true });
+  cpSync(join(FIXTURE_TASKS, HK), join(dir, HK), { recursive: true });
   const path = join(dir, HK, 'task.json');
   const spec = JSON.parse(readFileSync(path, 'utf8'));
   writeFileSync(path, JSON.stringify({ ...spec, instruction: 'Please review the potassium and act on it.' }));
@@ -71,10 +72,10 @@ t.test('resolve: an instruction without {patient} still names the patient; an in
 });
 
 t.test('POST /gym/sessions {task, variant}: the session gets the task clock, fixture and instruction; unknown task 400', async (t) => {
-  const { app } = buildApp({ tasks: new TaskFolderSource() });
+  const { app } = buildApp({ tasks: new TaskFolderSource(FIXTURE_TASKS) });
   t.teardown(() => app.close());
   const post = (body: unknown) => app.inject({ method: 'POST', url: '/gym/sessions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-  const spec = readTaskSpec(HK);
+  const spec = readTaskSpec(HK, FIXTURE_TASKS);
   const created = await post({ task: HK, variant: 'hk-ramos' });
   t.equal(created.statusCode, 201, 'created');
   const session = created.json();
@@ -103,10 +104,10 @@ t.test('POST /gym/sessions {task, variant}: the session gets the task clock, fix
 });
 
 t.test('the runner names task and variant when it creates an episode session', async (t) => {
-  const server = await startBenchServer({ patients: 0 });
+  const server = await startBenchServer({ patients: 0, tasksDir: FIXTURE_TASKS });
   t.teardown(() => server.close());
   const gym = new GymClient(server.url);
-  const task = await loadTask(HK);
+  const task = await loadTask(HK, FIXTURE_TASKS);
   const episode = await runEpisode({ task, variant: 'hk-ramos', trial: 1, agent: nullAgent, gym, keepSession: true });
   const session = (await gym.session(episode.result.session)) as unknown as Record<string, unknown>;
   t.same([session.task, session.variant], [HK, 'hk-ramos']);

@@ -8,6 +8,7 @@ import { runEpisode } from '../../../harness/episode.ts';
 import { GymClient } from '../../../harness/gym-client.ts';
 import { startBenchServer } from '../../../harness/server.ts';
 import { loadTask } from '../../../harness/task-loader.ts';
+import { FIXTURE_TASKS } from '../../fixtures/fixture-tasks.ts';
 
 interface Request { model: string; messages: { role: string; content: string | null; tool_calls?: unknown[] }[]; tools: { function: { name: string } }[] }
 
@@ -40,10 +41,10 @@ async function fakeLlm(t: Test, script: ((req: Request) => unknown)[]) {
 const call = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
 
 t.test('tool calls run in the session and are graded like any agent', async (t) => {
-  const server = await startBenchServer({ patients: 0 });
+  const server = await startBenchServer({ patients: 0, tasksDir: FIXTURE_TASKS });
   t.teardown(() => server.close());
   const gym = new GymClient(server.url);
-  const task = await loadTask('endocrinology/a1c-glycemic-control');
+  const task = await loadTask('endocrinology/a1c-glycemic-control', FIXTURE_TASKS);
   const llm = await fakeLlm(t, [
     () => ({ role: 'assistant', content: null, tool_calls: [call('c1', 'fhir_search', { resourceType: 'Observation', params: { patient: 'dm-haddad', code: 'http://loinc.org|4548-4' } })] }),
     (req) => {
@@ -67,10 +68,10 @@ t.test('tool calls run in the session and are graded like any agent', async (t) 
 });
 
 t.test('a reply without tool calls ends the episode with its text as the answer; the turn budget is enforced', async (t) => {
-  const server = await startBenchServer({ patients: 0 });
+  const server = await startBenchServer({ patients: 0, tasksDir: FIXTURE_TASKS });
   t.teardown(() => server.close());
   const gym = new GymClient(server.url);
-  const task = await loadTask('endocrinology/a1c-glycemic-control');
+  const task = await loadTask('endocrinology/a1c-glycemic-control', FIXTURE_TASKS);
   const talker = await fakeLlm(t, [() => ({ role: 'assistant', content: 'A1c 8.4%, not at goal' })]);
   const { result } = await runEpisode({ task, variant: 'dm-chen', trial: 1, agent: openAiAgent({ baseUrl: talker.url, model: 'm', maxTurns: 3, retries: 1, retryDelayMs: 1, timeoutMs: 10_000 }), gym });
   t.equal(result.answer, 'A1c 8.4%, not at goal');
@@ -85,12 +86,12 @@ t.test('a reply without tool calls ends the episode with its text as the answer;
 });
 
 t.test('a 4xx from the model is not retried and is reported', async (t) => {
-  const server = await startBenchServer({ patients: 0 });
+  const server = await startBenchServer({ patients: 0, tasksDir: FIXTURE_TASKS });
   t.teardown(() => server.close());
   const http = createServer((_req, res) => res.writeHead(401).end('bad key'));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   t.teardown(() => http.close());
-  const task = await loadTask('endocrinology/a1c-glycemic-control');
+  const task = await loadTask('endocrinology/a1c-glycemic-control', FIXTURE_TASKS);
   const agent = openAiAgent({ baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}/v1`, model: 'm', maxTurns: 3, retries: 3, retryDelayMs: 1, timeoutMs: 10_000 });
   const { result } = await runEpisode({ task, variant: 'dm-chen', trial: 1, agent, gym: new GymClient(server.url) });
   t.match(result.error, /401/);

@@ -5,11 +5,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from '../../../server/app.ts';
 import { TaskFolderSource } from '../../../harness/task-source.ts';
-import { defaultTasksDir, readTaskSpec } from '../../../harness/task-loader.ts';
+import { readTaskSpec } from '../../../harness/task-loader.ts';
+import { FIXTURE_TASKS } from '../../fixtures/fixture-tasks.ts';
 
 const HK = 'nephrology/hyperkalemia-ace-inhibitor';
-const spec = readTaskSpec(HK);
-const code = (file: string) => readFileSync(join(defaultTasksDir, HK, file), 'utf8');
+const spec = readTaskSpec(HK, FIXTURE_TASKS);
+const code = (file: string) => readFileSync(join(FIXTURE_TASKS, HK, file), 'utf8');
 
 /** Text that must never leave the task folder through a session. */
 const secrets: string[] = [
@@ -34,7 +35,7 @@ t.test('the secret list is real: the task folder itself would leak', async (t) =
 });
 
 t.test('a task session: FHIR base, gym API, tools and /mcp show no grader material', async (t) => {
-  const { app } = buildApp({ tasks: new TaskFolderSource() });
+  const { app } = buildApp({ tasks: new TaskFolderSource(FIXTURE_TASKS) });
   t.teardown(() => app.close());
   const created = await app.inject({ method: 'POST', url: '/gym/sessions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ task: HK, variant: 'hk-ramos' }) });
   t.equal(created.statusCode, 201);
