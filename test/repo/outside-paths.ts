@@ -21,7 +21,7 @@ const FIXTURE_FILES = new Set(['test/repo/self-contained.test.ts', 'test/tasks/i
 
 export function repositoryScripts(root: string): string[] {
   const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' });
-  return out.split('\0').filter((f) => f && (SOURCE.test(f) || f === 'package.json' || f.startsWith('.ci/')) && !f.startsWith('test/fixtures/') && !FIXTURE_FILES.has(f));
+  return out.split('\0').filter((f) => f && (SOURCE.test(f) || f === 'package.json' || f.startsWith('.ci/')) && !FIXTURE_FILES.has(f));
 }
 
 const inside = (root: string, target: string) => target === root || target.startsWith(root + path.sep);
