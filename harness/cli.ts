@@ -85,10 +85,12 @@ export function registerBenchmarkCommands(program: Command): void {
   addServerOptions(task
     .command('check [glob...]')
     .description('prove tasks: schema, a check per checkpoint, variants exist, oracle 100%, null fails actions, every solution write matters')
-    .option('--no-mutation', 'skip the mutation check'))
-    .action(async (globs: string[], opts: ServerFlags & { mutation: boolean }) => {
+    .option('--no-mutation', 'skip the mutation check')
+    .option('--markdown', 'end with a per-task markdown table of variants and case-suite results (for bench/RESULTS.md)'))
+    .action(async (globs: string[], opts: ServerFlags & { mutation: boolean; markdown?: boolean }) => {
       const { selectTaskIds } = await import('./task-loader.ts');
-      const { checkTask, formatCheckReport } = await import('./task-check.ts');
+      const { caseSuiteTable, checkTask, formatCheckReport } = await import('./task-check.ts');
+      const reports: Awaited<ReturnType<typeof checkTask>>[] = [];
       const ids = selectTaskIds(globs);
       if (ids.length === 0) throw new InvalidArgumentError(`no task matches ${globs.join(' ') || '(all)'}`);
       let failed = 0;
@@ -96,9 +98,11 @@ export function registerBenchmarkCommands(program: Command): void {
         for (const id of ids) {
           const report = await checkTask(id, gym, { mutation: opts.mutation });
           if (!report.ok) failed++;
+          reports.push(report);
           console.log(formatCheckReport(report));
         }
       });
+      if (opts.markdown) console.log(`\n${caseSuiteTable(reports)}`);
       console.log(`\n${ids.length - failed}/${ids.length} task(s) pass the checks`);
       if (failed > 0) process.exitCode = 1;
     });

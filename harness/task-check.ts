@@ -144,3 +144,22 @@ export function formatCheckReport(report: TaskCheckReport): string {
   const details = report.details.map((d) => `     ${d.variant}: oracle ${d.oracleRequests} requests, ${d.oracleWrites} writes, ${d.mutationsCaught}/${d.oracleWrites} mutations caught`);
   return [head, ...details, ...caseLine, ...report.problems.map((p) => `     - ${p}`)].join('\n');
 }
+
+/** Per task: variants, oracle calls, and what its case suites proved (the table bench/RESULTS.md quotes). */
+export function caseSuiteTable(reports: TaskCheckReport[]): string {
+  const rows = reports.map((r) => {
+    const correct = r.cases.filter((c) => c.kind === 'correct');
+    const wrong = r.cases.filter((c) => c.kind === 'wrong');
+    const calls = r.details.map((d) => d.oracleRequests).sort((a, b) => a - b);
+    const median = calls.length ? calls[Math.floor(calls.length / 2)] : 0;
+    return `| ${r.task} | ${r.ok ? 'ok' : 'FAIL'} | ${r.variants.length} | ${median} | ${correct.filter((c) => c.ok).length}/${correct.length} | ${wrong.filter((c) => c.ok).length}/${wrong.length} | ${r.missingCases ?? ''} |`;
+  });
+  const all = reports.flatMap((r) => r.cases);
+  const total = (kind: CaseKind) => `${all.filter((c) => c.kind === kind && c.ok).length}/${all.filter((c) => c.kind === kind).length}`;
+  return [
+    '| task | check | variants | oracle calls (median) | correct cases passed | wrong cases caught | suite short of 3+3 |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    `| **all ${reports.length}** | ${reports.filter((r) => r.ok).length} ok | ${reports.reduce((n, r) => n + r.variants.length, 0)} | | ${total('correct')} | ${total('wrong')} | ${reports.filter((r) => r.missingCases).length} short |`,
+  ].join('\n');
+}
