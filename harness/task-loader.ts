@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { standardSpecProblems } from '../graders/lib/standard-checks.ts';
 import type { GraderModule, Solution, Task, TaskSpec } from './types.ts';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -128,7 +129,14 @@ export async function loadTask(taskId: string, tasksDir = defaultTasksDir): Prom
   const grader = graderModule as unknown as GraderModule | undefined;
   if (graderModule && (typeof grader?.checks !== 'object' || grader.checks === null)) problems.push('grader.ts must export `checks`, one function per checkpoint id');
   if (grader?.checks) {
-    for (const c of spec.checkpoints) if (typeof grader.checks[c.id] !== 'function') problems.push(`checkpoint '${c.id}' has no check in grader.ts`);
+    // A checkpoint is graded by its function in grader.ts or by its declared standard checks: exactly one of them.
+    for (const c of spec.checkpoints) {
+      const hasCheck = typeof grader.checks[c.id] === 'function';
+      if (c.standard !== undefined) {
+        if (hasCheck) problems.push(`checkpoint '${c.id}' declares standard checks and has a check in grader.ts; keep one`);
+        for (const p of standardSpecProblems(c.standard)) problems.push(`checkpoint '${c.id}' standard: ${p}`);
+      } else if (!hasCheck) problems.push(`checkpoint '${c.id}' has no check in grader.ts and no standard checks`);
+    }
     for (const id of Object.keys(grader.checks)) if (!spec.checkpoints.some((c) => c.id === id)) problems.push(`grader.ts checks '${id}', which is not a checkpoint`);
   }
   if (spec.binding.select && typeof grader?.select !== 'function') problems.push('binding.select is set but grader.ts exports no select(ctx)');

@@ -1,0 +1,341 @@
+// Drug classes as data: class -> member ingredients (lower-case generic names), each with the source that defines
+// it. The harm rules (graders/lib/harm/) and the declarative standard checks name classes by id; `classesOf` and
+// `classesOfOrder` say which classes a drug belongs to, recognising it by any RxNorm code, a coding display or text.
+import type { CodeableConcept, MedicationRequest } from '@medplum/fhirtypes';
+import { RXNORM_CONCEPTS } from '../../seed/codes/index.ts';
+import { codingsOf, RXNORM } from './codings.ts';
+import { doseOf, timesPerDay } from './medications.ts';
+import { convert } from './units.ts';
+
+/** How a drug reaches the body, as far as class membership cares (an ICS is inhaled, a topical NSAID is not systemic). */
+export type RouteKind = 'systemic' | 'inhaled' | 'nasal' | 'topical' | 'ophthalmic' | 'otic' | 'unknown';
+
+export interface DrugClass {
+  id: string;
+  name: string;
+  /** Member ingredients, lower-case generic names (as RxNorm IN names them). */
+  ingredients: string[];
+  /** The routes at which a member counts (default any): an NSAID gel is not a systemic NSAID. 'unknown' always counts. */
+  routes?: RouteKind[];
+  /**
+   * Members that count only above a daily dose (aspirin is an NSAID above 325 mg/day, an antiplatelet below;
+   * doxepin is strongly anticholinergic above 6 mg/day), and whether they count when the dose cannot be read.
+   */
+  doseLimited?: Record<string, { aboveDailyMg: number; whenUnknown: boolean }>;
+  source: string;
+}
+
+const BEERS_2023 = 'American Geriatrics Society 2023 updated AGS Beers Criteria, J Am Geriatr Soc 2023;71:2052-2081';
+const BEERS_TABLE_7 = `${BEERS_2023}, Table 7 (drugs with strong anticholinergic properties)`;
+const KDIGO_2024 = 'KDIGO 2024 Clinical Practice Guideline for the Evaluation and Management of CKD, Kidney Int 2024;105(4S):S117-S314';
+const FDA_LABEL = 'FDA prescribing information (established pharmacologic class)';
+const SYSTEMIC: RouteKind[] = ['systemic'];
+const INHALED: RouteKind[] = ['inhaled'];
+
+const classes: DrugClass[] = [
+  {
+    id: 'nsaid', name: 'NSAIDs', routes: SYSTEMIC, source: `${BEERS_2023}, Table 2 (non-COX-selective and COX-2 NSAIDs); ${KDIGO_2024}`,
+    ingredients: ['ibuprofen', 'naproxen', 'diclofenac', 'meloxicam', 'celecoxib', 'indomethacin', 'ketorolac', 'ketoprofen', 'etodolac',
+      'nabumetone', 'piroxicam', 'sulindac', 'diflunisal', 'flurbiprofen', 'oxaprozin', 'fenoprofen', 'mefenamic acid', 'meclofenamate',
+      'tolmetin', 'salsalate', 'aspirin'],
+    // Low-dose aspirin (81-325 mg/day) is antiplatelet therapy, not an analgesic NSAID (Beers 2023 lists aspirin > 325 mg/day).
+    doseLimited: { aspirin: { aboveDailyMg: 325, whenUnknown: false } },
+  },
+  {
+    id: 'potassium-supplement', name: 'potassium supplements', source: `${KDIGO_2024}, section 3.10 (hyperkalemia in CKD)`,
+    ingredients: ['potassium chloride', 'potassium citrate', 'potassium bicarbonate', 'potassium gluconate', 'potassium acetate', 'potassium phosphate'],
+  },
+  { id: 'potassium-sparing-diuretic', name: 'potassium-sparing diuretics', source: FDA_LABEL, ingredients: ['amiloride', 'triamterene'] },
+  {
+    id: 'ace-inhibitor', name: 'ACE inhibitors', source: FDA_LABEL,
+    ingredients: ['benazepril', 'captopril', 'enalapril', 'enalaprilat', 'fosinopril', 'lisinopril', 'moexipril', 'perindopril', 'quinapril', 'ramipril', 'trandolapril'],
+  },
+  {
+    id: 'arb', name: 'angiotensin II receptor blockers', source: FDA_LABEL,
+    ingredients: ['azilsartan', 'candesartan', 'eprosartan', 'irbesartan', 'losartan', 'olmesartan', 'telmisartan', 'valsartan'],
+  },
+  // Sacubitril exists only with valsartan, so an ARNI order is also an ARB.
+  { id: 'arni', name: 'angiotensin receptor-neprilysin inhibitors', source: FDA_LABEL, ingredients: ['sacubitril'] },
+  { id: 'renin-inhibitor', name: 'direct renin inhibitors', source: FDA_LABEL, ingredients: ['aliskiren'] },
+  { id: 'mra', name: 'mineralocorticoid receptor antagonists', source: `${FDA_LABEL}; ${KDIGO_2024}`, ingredients: ['spironolactone', 'eplerenone', 'finerenone'] },
+  {
+    id: 'potassium-binder', name: 'potassium binders', source: `${KDIGO_2024}, section 3.10`,
+    ingredients: ['patiromer', 'sodium zirconium cyclosilicate', 'sodium polystyrene sulfonate', 'calcium polystyrene sulfonate'],
+  },
+  {
+    id: 'strong-anticholinergic', name: 'strongly anticholinergic drugs', source: BEERS_TABLE_7,
+    ingredients: [
+      'disopyramide',
+      'amitriptyline', 'amoxapine', 'clomipramine', 'desipramine', 'doxepin', 'imipramine', 'nortriptyline', 'paroxetine', 'protriptyline', 'trimipramine',
+      'prochlorperazine', 'promethazine',
+      'brompheniramine', 'carbinoxamine', 'chlorpheniramine', 'clemastine', 'cyproheptadine', 'dexbrompheniramine', 'dexchlorpheniramine',
+      'dimenhydrinate', 'diphenhydramine', 'doxylamine', 'hydroxyzine', 'meclizine', 'pyrilamine', 'triprolidine',
+      'darifenacin', 'fesoterodine', 'flavoxate', 'oxybutynin', 'solifenacin', 'tolterodine', 'trospium',
+      'benztropine', 'trihexyphenidyl',
+      'chlorpromazine', 'clozapine', 'loxapine', 'olanzapine', 'perphenazine', 'thioridazine', 'trifluoperazine',
+      'atropine', 'belladonna alkaloids', 'clidinium', 'dicyclomine', 'homatropine', 'hyoscyamine', 'methscopolamine', 'propantheline', 'scopolamine',
+      'cyclobenzaprine', 'orphenadrine',
+    ],
+    // Table 7 excludes ophthalmic atropine, homatropine and scopolamine; doxepin counts above 6 mg/day.
+    routes: ['systemic', 'topical', 'nasal', 'inhaled', 'otic'],
+    doseLimited: { doxepin: { aboveDailyMg: 6, whenUnknown: true } },
+  },
+  { id: 'beta3-agonist', name: 'beta-3 adrenergic agonists', source: FDA_LABEL, ingredients: ['mirabegron', 'vibegron'] },
+  {
+    id: 'anticoagulant', name: 'anticoagulants', source: `${FDA_LABEL}; 2023 ACC/AHA/ACCP/HRS Guideline for Atrial Fibrillation`,
+    ingredients: ['apixaban', 'rivaroxaban', 'edoxaban', 'dabigatran', 'warfarin', 'heparin', 'enoxaparin', 'dalteparin', 'tinzaparin', 'fondaparinux', 'argatroban', 'bivalirudin'],
+  },
+  { id: 'parenteral-anticoagulant', name: 'parenteral anticoagulants', source: FDA_LABEL, ingredients: ['heparin', 'enoxaparin', 'dalteparin', 'tinzaparin', 'fondaparinux', 'argatroban', 'bivalirudin'] },
+  {
+    id: 'antiplatelet', name: 'antiplatelet drugs', source: FDA_LABEL,
+    ingredients: ['aspirin', 'clopidogrel', 'prasugrel', 'ticagrelor', 'ticlopidine', 'dipyridamole', 'cilostazol', 'vorapaxar'],
+  },
+  { id: 'p2y12-inhibitor', name: 'P2Y12 inhibitors', source: FDA_LABEL, ingredients: ['clopidogrel', 'prasugrel', 'ticagrelor', 'ticlopidine', 'cangrelor'] },
+  {
+    id: 'systemic-corticosteroid', name: 'systemic corticosteroids', routes: SYSTEMIC, source: FDA_LABEL,
+    ingredients: ['prednisone', 'prednisolone', 'methylprednisolone', 'dexamethasone', 'hydrocortisone', 'cortisone', 'betamethasone', 'triamcinolone', 'deflazacort'],
+  },
+  {
+    id: 'penicillin', name: 'penicillins', routes: SYSTEMIC, source: FDA_LABEL,
+    ingredients: ['amoxicillin', 'ampicillin', 'penicillin v', 'penicillin g', 'penicillin g benzathine', 'dicloxacillin', 'nafcillin', 'oxacillin', 'piperacillin'],
+  },
+  { id: 'cephalosporin-1', name: 'first-generation cephalosporins', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['cephalexin', 'cefazolin', 'cefadroxil', 'cephradine', 'cefalotin'] },
+  { id: 'cephalosporin-2', name: 'second-generation cephalosporins', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['cefuroxime', 'cefaclor', 'cefprozil', 'cefoxitin', 'cefotetan', 'loracarbef'] },
+  {
+    id: 'cephalosporin-3', name: 'third-generation cephalosporins', routes: SYSTEMIC, source: FDA_LABEL,
+    ingredients: ['ceftriaxone', 'cefdinir', 'cefpodoxime', 'cefixime', 'cefotaxime', 'ceftazidime', 'cefditoren', 'ceftibuten'],
+  },
+  { id: 'cephalosporin-4', name: 'fourth-generation cephalosporins', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['cefepime'] },
+  { id: 'cephalosporin-5', name: 'fifth-generation cephalosporins', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['ceftaroline', 'ceftobiprole'] },
+  { id: 'carbapenem', name: 'carbapenems', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['meropenem', 'imipenem', 'ertapenem', 'doripenem'] },
+  { id: 'monobactam', name: 'monobactams', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['aztreonam'] },
+  { id: 'macrolide', name: 'macrolides', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['azithromycin', 'clarithromycin', 'erythromycin', 'fidaxomicin'] },
+  { id: 'tetracycline', name: 'tetracyclines', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['doxycycline', 'minocycline', 'tetracycline', 'omadacycline', 'sarecycline'] },
+  {
+    id: 'fluoroquinolone', name: 'fluoroquinolones', routes: SYSTEMIC, source: FDA_LABEL,
+    ingredients: ['ciprofloxacin', 'levofloxacin', 'moxifloxacin', 'ofloxacin', 'delafloxacin', 'gemifloxacin'],
+  },
+  { id: 'sulfonamide-antibiotic', name: 'sulfonamide antibiotics', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['sulfamethoxazole', 'sulfadiazine'] },
+  { id: 'aminoglycoside', name: 'aminoglycosides', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['gentamicin', 'tobramycin', 'amikacin', 'streptomycin'] },
+  {
+    id: 'other-antibacterial', name: 'other systemic antibacterials', routes: SYSTEMIC, source: FDA_LABEL,
+    ingredients: ['trimethoprim', 'nitrofurantoin', 'fosfomycin', 'clindamycin', 'metronidazole', 'tinidazole', 'vancomycin', 'linezolid', 'tedizolid',
+      'daptomycin', 'rifampin', 'rifaximin', 'chloramphenicol', 'colistin', 'polymyxin b'],
+  },
+  {
+    id: 'statin', name: 'statins', source: '2018 AHA/ACC Guideline on the Management of Blood Cholesterol, Circulation 2019;139:e1082-e1143',
+    ingredients: ['atorvastatin', 'rosuvastatin', 'simvastatin', 'pravastatin', 'lovastatin', 'fluvastatin', 'pitavastatin'],
+  },
+  { id: 'sglt2-inhibitor', name: 'SGLT2 inhibitors', source: FDA_LABEL, ingredients: ['empagliflozin', 'dapagliflozin', 'canagliflozin', 'ertugliflozin', 'sotagliflozin', 'bexagliflozin'] },
+  { id: 'ppi', name: 'proton pump inhibitors', source: FDA_LABEL, ingredients: ['omeprazole', 'esomeprazole', 'lansoprazole', 'dexlansoprazole', 'pantoprazole', 'rabeprazole'] },
+  {
+    id: 'lama', name: 'inhaled long-acting muscarinic antagonists', routes: INHALED, source: 'GOLD 2024 Global Strategy for COPD, chapter 3',
+    ingredients: ['tiotropium', 'umeclidinium', 'aclidinium', 'glycopyrronium', 'glycopyrrolate', 'revefenacin'],
+  },
+  {
+    id: 'laba', name: 'inhaled long-acting beta-2 agonists', routes: INHALED, source: 'GOLD 2024 Global Strategy for COPD, chapter 3; GINA 2024',
+    ingredients: ['salmeterol', 'formoterol', 'arformoterol', 'vilanterol', 'olodaterol', 'indacaterol'],
+  },
+  {
+    id: 'ics', name: 'inhaled corticosteroids', routes: INHALED, source: 'GINA 2024 Global Strategy for Asthma Management and Prevention',
+    ingredients: ['fluticasone', 'budesonide', 'beclomethasone', 'mometasone', 'ciclesonide', 'flunisolide'],
+  },
+  { id: 'testosterone', name: 'testosterone and androgens', source: FDA_LABEL, ingredients: ['testosterone', 'methyltestosterone'] },
+  {
+    id: 'beta-blocker', name: 'beta blockers', source: FDA_LABEL,
+    ingredients: ['metoprolol', 'carvedilol', 'bisoprolol', 'atenolol', 'propranolol', 'nebivolol', 'labetalol', 'nadolol'],
+  },
+  { id: 'loop-diuretic', name: 'loop diuretics', source: FDA_LABEL, ingredients: ['furosemide', 'bumetanide', 'torsemide', 'ethacrynic acid'] },
+  { id: 'thiazide', name: 'thiazide and thiazide-like diuretics', source: FDA_LABEL, ingredients: ['hydrochlorothiazide', 'chlorthalidone', 'indapamide', 'metolazone'] },
+  {
+    id: 'calcium-channel-blocker', name: 'calcium channel blockers', source: FDA_LABEL,
+    ingredients: ['amlodipine', 'nifedipine', 'felodipine', 'isradipine', 'nicardipine', 'diltiazem', 'verapamil'],
+  },
+  { id: 'glp1-agonist', name: 'GLP-1 receptor agonists', source: FDA_LABEL, ingredients: ['semaglutide', 'liraglutide', 'dulaglutide', 'exenatide', 'tirzepatide', 'lixisenatide'] },
+  { id: 'dpp4-inhibitor', name: 'DPP-4 inhibitors', source: FDA_LABEL, ingredients: ['sitagliptin', 'linagliptin', 'saxagliptin', 'alogliptin'] },
+  { id: 'sulfonylurea', name: 'sulfonylureas', source: FDA_LABEL, ingredients: ['glipizide', 'glyburide', 'glimepiride'] },
+  { id: 'biguanide', name: 'biguanides', source: FDA_LABEL, ingredients: ['metformin'] },
+  { id: 'bisphosphonate', name: 'bisphosphonates', source: FDA_LABEL, ingredients: ['alendronate', 'risedronate', 'ibandronate', 'zoledronic acid'] },
+  { id: 'xanthine-oxidase-inhibitor', name: 'xanthine oxidase inhibitors', source: FDA_LABEL, ingredients: ['allopurinol', 'febuxostat'] },
+  { id: 'thyroid-hormone', name: 'thyroid hormones', source: FDA_LABEL, ingredients: ['levothyroxine', 'liothyronine'] },
+  { id: 'ssri', name: 'SSRIs', source: FDA_LABEL, ingredients: ['sertraline', 'escitalopram', 'citalopram', 'fluoxetine', 'paroxetine', 'fluvoxamine'] },
+  { id: 'triptan', name: 'triptans', source: FDA_LABEL, ingredients: ['sumatriptan', 'rizatriptan', 'zolmitriptan', 'eletriptan', 'naratriptan', 'almotriptan', 'frovatriptan'] },
+  { id: 'non-opioid-analgesic', name: 'non-opioid, non-NSAID analgesics', source: FDA_LABEL, ingredients: ['acetaminophen'] },
+];
+
+/** Every class by id. */
+export const DRUG_CLASSES: ReadonlyMap<string, DrugClass> = new Map(classes.map((c) => [c.id, c]));
+
+/**
+ * Umbrella groups of classes that rules and task configs may name like a class (e.g. any systemic antibiotic,
+ * any RAAS blocker).
+ */
+export const CLASS_GROUPS: Readonly<Record<string, string[]>> = {
+  cephalosporin: ['cephalosporin-1', 'cephalosporin-2', 'cephalosporin-3', 'cephalosporin-4', 'cephalosporin-5'],
+  'beta-lactam': ['penicillin', 'cephalosporin-1', 'cephalosporin-2', 'cephalosporin-3', 'cephalosporin-4', 'cephalosporin-5', 'carbapenem', 'monobactam'],
+  'systemic-antibiotic': ['penicillin', 'cephalosporin-1', 'cephalosporin-2', 'cephalosporin-3', 'cephalosporin-4', 'cephalosporin-5', 'carbapenem',
+    'monobactam', 'macrolide', 'tetracycline', 'fluoroquinolone', 'sulfonamide-antibiotic', 'aminoglycoside', 'other-antibacterial'],
+  'raas-blocker': ['ace-inhibitor', 'arb', 'arni', 'renin-inhibitor'],
+};
+
+/** A class id or a group id, as a task config may name it. */
+export function isKnownClass(id: string): boolean {
+  return DRUG_CLASSES.has(id) || id in CLASS_GROUPS;
+}
+
+/** The class ids a class-or-group id stands for. */
+export function expandClass(id: string): string[] {
+  return CLASS_GROUPS[id] ?? (DRUG_CLASSES.has(id) ? [id] : []);
+}
+
+/** Every ingredient name some class lists. */
+export const KNOWN_INGREDIENTS: readonly string[] = [...new Set(classes.flatMap((c) => c.ingredients))];
+
+// --- Drug recognition ------------------------------------------------------------------------------------------
+// Until graders/lib/drugs.ts (another helper's module: any RxNorm code, brand or text) lands, a drug is recognised
+// here by its RxNorm ingredient in the seed's table, else by generic or common brand names in a display or the text.
+
+/** Brand and shorthand names agents write, mapped to ingredients (FDA Orange Book / DailyMed product names). */
+const NAME_ALIASES: [RegExp, string[]][] = [
+  [/\b(kcl|klor-?con|k-?dur|k-?tab|micro-?k)\b/, ['potassium chloride']],
+  [/\b(oral )?potassium (supplement|replacement|\d+(\.\d+)?\s*(meq|mmol))/, ['potassium chloride']],
+  [/\bveltassa\b/, ['patiromer']], [/\blokelma\b/, ['sodium zirconium cyclosilicate']], [/\bkayexalate\b/, ['sodium polystyrene sulfonate']],
+  [/\bditropan\b/, ['oxybutynin']], [/\bdetrol\b/, ['tolterodine']], [/\bvesicare\b/, ['solifenacin']], [/\btoviaz\b/, ['fesoterodine']],
+  [/\bmyrbetriq\b/, ['mirabegron']], [/\bgemtesa\b/, ['vibegron']],
+  [/\bbenadryl\b/, ['diphenhydramine']], [/\b(atarax|vistaril)\b/, ['hydroxyzine']], [/\belavil\b/, ['amitriptyline']], [/\bpaxil\b/, ['paroxetine']],
+  [/\bflexeril\b/, ['cyclobenzaprine']],
+  [/\b(advil|motrin)\b/, ['ibuprofen']], [/\b(aleve|naprosyn)\b/, ['naproxen']], [/\bcelebrex\b/, ['celecoxib']], [/\bmobic\b/, ['meloxicam']],
+  [/\bvoltaren\b/, ['diclofenac']], [/\btoradol\b/, ['ketorolac']], [/\btylenol\b|\bparacetamol\b|\bapap\b/, ['acetaminophen']],
+  [/\blipitor\b/, ['atorvastatin']], [/\bcrestor\b/, ['rosuvastatin']], [/\bzocor\b/, ['simvastatin']], [/\bpravachol\b/, ['pravastatin']],
+  [/\bomnicef\b/, ['cefdinir']], [/\bkeflex\b/, ['cephalexin']], [/\bceftin\b/, ['cefuroxime']], [/\brocephin\b/, ['ceftriaxone']],
+  [/\baugmentin\b/, ['amoxicillin', 'clavulanate']], [/\bamoxil\b/, ['amoxicillin']],
+  [/\b(zithromax|z-?pak)\b/, ['azithromycin']], [/\blevaquin\b/, ['levofloxacin']], [/\bcipro\b/, ['ciprofloxacin']],
+  [/\b(bactrim|septra)\b|\btmp-?smx\b/, ['sulfamethoxazole', 'trimethoprim']],
+  [/\bdeltasone\b/, ['prednisone']], [/\bmedrol\b/, ['methylprednisolone']], [/\bdecadron\b/, ['dexamethasone']],
+  [/\beliquis\b/, ['apixaban']], [/\bxarelto\b/, ['rivaroxaban']], [/\b(coumadin|jantoven)\b/, ['warfarin']], [/\bpradaxa\b/, ['dabigatran']],
+  [/\bsavaysa\b/, ['edoxaban']], [/\blovenox\b/, ['enoxaparin']],
+  [/\bplavix\b/, ['clopidogrel']], [/\bbrilinta\b/, ['ticagrelor']], [/\beffient\b/, ['prasugrel']],
+  [/\bspiriva\b/, ['tiotropium']], [/\bincruse\b/, ['umeclidinium']], [/\btudorza\b/, ['aclidinium']],
+  [/\bjardiance\b/, ['empagliflozin']], [/\bfarxiga\b/, ['dapagliflozin']], [/\binvokana\b/, ['canagliflozin']],
+  [/\bentresto\b/, ['sacubitril', 'valsartan']], [/\baldactone\b/, ['spironolactone']], [/\binspra\b/, ['eplerenone']], [/\bkerendia\b/, ['finerenone']],
+  [/\b(zestril|prinivil)\b/, ['lisinopril']], [/\bcozaar\b/, ['losartan']], [/\bdiovan\b/, ['valsartan']], [/\btekturna\b/, ['aliskiren']],
+  [/\bprilosec\b/, ['omeprazole']], [/\bnexium\b/, ['esomeprazole']], [/\bprotonix\b/, ['pantoprazole']],
+  [/\b(androgel|testim|depo-testosterone)\b/, ['testosterone']],
+];
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Generic names with word boundaries, longest first ("penicillin g benzathine" before "penicillin g"). */
+const NAME_PATTERNS: [RegExp, string][] = [...new Set([...KNOWN_INGREDIENTS, ...Object.values(RXNORM_CONCEPTS).filter((c) => c.tty === 'IN').map((c) => c.display.toLowerCase())])]
+  .sort((a, b) => b.length - a.length)
+  .map((name) => [new RegExp(`(^|[^a-z])${escapeRegExp(name)}([^a-z]|$)`), name]);
+
+/** Ingredient names mentioned in a text (generic or brand). */
+export function ingredientNamesInText(text: string): string[] {
+  const lower = text.toLowerCase();
+  const found = new Set<string>();
+  let rest = lower;
+  for (const [pattern, name] of NAME_PATTERNS) {
+    if (!pattern.test(rest)) continue;
+    found.add(name);
+    // Consume the match so "penicillin g benzathine" does not also count as "penicillin g".
+    rest = rest.replace(pattern, '$1 $2');
+  }
+  for (const [pattern, names] of NAME_ALIASES) if (pattern.test(lower)) for (const n of names) found.add(n);
+  // "penicillin v potassium", "losartan potassium": a salt, not a potassium supplement (only named salts count).
+  return [...found];
+}
+
+/** Ingredient names (lower-case) of a drug concept: its RxNorm ingredients, else the names in its displays and text. */
+export function ingredientNamesOf(concept: CodeableConcept | undefined): string[] {
+  const names = new Set<string>();
+  for (const coding of codingsOf(concept)) {
+    if (coding.system !== RXNORM || !coding.code) continue;
+    const known = RXNORM_CONCEPTS[coding.code];
+    for (const rxcui of known?.ingredients ?? []) {
+      const ingredient = RXNORM_CONCEPTS[rxcui];
+      if (ingredient) names.add(ingredient.display.toLowerCase());
+    }
+  }
+  if (names.size > 0) return [...names];
+  const text = [concept?.text, ...codingsOf(concept).map((c) => c.display)].filter(Boolean).join(' ; ');
+  return ingredientNamesInText(text);
+}
+
+// --- Route and dose -----------------------------------------------------------------------------------------------
+
+const ROUTE_CODES: Record<string, RouteKind> = {
+  '26643006': 'systemic', '47625008': 'systemic', '78421000': 'systemic', '34206005': 'systemic', '37161004': 'systemic', '37839007': 'systemic',
+  '447694001': 'inhaled', '18679011000001101': 'inhaled', '420641004': 'inhaled',
+  '46713006': 'nasal', '6064005': 'topical', '45890007': 'topical', '448598008': 'topical', '54485002': 'ophthalmic', '10547007': 'otic',
+};
+
+const ROUTE_WORDS: [RegExp, RouteKind][] = [
+  [/ophthalmic|\beye drop|\bocular\b/, 'ophthalmic'],
+  [/\botic\b|\bear drop/, 'otic'],
+  [/nasal|intranasal/, 'nasal'],
+  [/inhal|nebuli[sz]|\bmdi\b|\bhfa\b|respimat|ellipta|handihaler|diskus|respiratory/, 'inhaled'],
+  [/topical|cutaneous|transdermal|\bgel\b|\bcream\b|\bointment\b|\blotion\b|\bpatch\b/, 'topical'],
+  [/\boral\b|by mouth|\bp\.?o\.?\b|tablet|capsule|intravenous|\biv\b|intramuscular|\bim\b|subcutaneous|injection|\bsolution for injection\b/, 'systemic'],
+];
+
+/** The route of an order from its dosage route, else the words of its dosage and drug names. */
+export function routeKindOf(order: MedicationRequest): RouteKind {
+  for (const dosage of order.dosageInstruction ?? []) {
+    for (const coding of dosage.route?.coding ?? []) if (coding.code && ROUTE_CODES[coding.code]) return ROUTE_CODES[coding.code];
+  }
+  const routeText = (order.dosageInstruction ?? []).flatMap((d) => [d.route?.text, ...(d.route?.coding ?? []).map((c) => c.display)]).filter(Boolean).join(' ').toLowerCase();
+  const drugText = [order.medicationCodeableConcept?.text, ...codingsOf(order.medicationCodeableConcept).map((c) => c.display), ...(order.dosageInstruction ?? []).map((d) => d.text)]
+    .filter(Boolean).join(' ').toLowerCase();
+  for (const text of [routeText, drugText]) for (const [pattern, kind] of ROUTE_WORDS) if (pattern.test(text)) return kind;
+  return 'unknown';
+}
+
+/** Milligrams per day of an order: dose (mg, or units x the strength in the drug name) x administrations per day. */
+export function dailyMg(order: MedicationRequest): number | undefined {
+  const dosage = order.dosageInstruction?.[0];
+  const dose = doseOf(dosage);
+  const strength = /(\d+(?:\.\d+)?)\s*mg\b/i.exec([order.medicationCodeableConcept?.text, ...codingsOf(order.medicationCodeableConcept).map((c) => c.display)].filter(Boolean).join(' '));
+  let perDose: number | undefined;
+  if (dose) perDose = convert(dose.value, dose.unit, 'mg');
+  if (perDose === undefined && strength) perDose = Number(strength[1]) * (dose && /^(\{?(tab|tbl|tablet|cap|capsule|each|ea)s?\}?|1)?$/i.test(dose.unit.trim()) ? dose.value : 1);
+  if (perDose === undefined) return undefined;
+  return perDose * (timesPerDay(dosage) ?? 1);
+}
+
+// --- Membership -----------------------------------------------------------------------------------------------------
+
+function routeAllowed(c: DrugClass, route: RouteKind): boolean {
+  return route === 'unknown' || !c.routes || c.routes.includes(route);
+}
+
+function memberByDose(c: DrugClass, ingredient: string, mgPerDay: number | undefined): boolean {
+  const limit = c.doseLimited?.[ingredient];
+  if (!limit) return true;
+  return mgPerDay === undefined ? limit.whenUnknown : mgPerDay > limit.aboveDailyMg;
+}
+
+/** Class ids of a set of ingredients at a route and daily dose (undefined = not known). */
+export function classesOfIngredients(ingredients: string[], route: RouteKind = 'unknown', mgPerDay?: number): string[] {
+  return classes.filter((c) => routeAllowed(c, route) && ingredients.some((i) => c.ingredients.includes(i) && memberByDose(c, i, mgPerDay))).map((c) => c.id);
+}
+
+/**
+ * Class ids of a drug concept alone (no route or dosage known): a strength in its name ("aspirin 81 MG") serves as
+ * the daily dose of a dose-limited member.
+ */
+export function classesOf(concept: CodeableConcept | undefined): string[] {
+  const strength = /(\d+(?:\.\d+)?)\s*mg\b/i.exec([concept?.text, ...codingsOf(concept).map((c) => c.display)].filter(Boolean).join(' '));
+  return classesOfIngredients(ingredientNamesOf(concept), 'unknown', strength ? Number(strength[1]) : undefined);
+}
+
+/** Class ids of a MedicationRequest, with its route (a topical NSAID is no systemic NSAID) and daily dose. */
+export function classesOfOrder(order: MedicationRequest): string[] {
+  return classesOfIngredients(ingredientNamesOf(order.medicationCodeableConcept), routeKindOf(order), dailyMg(order));
+}
+
+/** The order belongs to the class or group `id`. */
+export function orderInClass(order: MedicationRequest, id: string): boolean {
+  const wanted = expandClass(id);
+  return classesOfOrder(order).some((c) => wanted.includes(c));
+}
