@@ -1,102 +1,257 @@
-// Grader: the CHA2DS2-VASc score is computed from the chart (birth date and sex, coded problems); the active
-// anticoagulant comes from the orders. The right action is to order nothing and document the reasoning.
-import type { Condition, DocumentReference, MedicationRequest, Patient } from '@medplum/fhirtypes';
-import type { Check, SelectContext } from '../../../harness/types.ts';
+// Grader: CHA2DS2-VASc is scored from the chart as it stood when the episode began (birth date at `now`, sex, coded
+// problems); the decision follows from it (2023 ACC/AHA/ACCP/HRS: anticoagulate at >= 2 men / >= 3 women, not at
+// 0 / 1). When indicated, the patient must end on exactly one oral anticoagulant at its label dose for this chart
+// (the one already prescribed, or a new or replacing one); when not indicated, none may be started. No antiplatelet
+// or parenteral anticoagulant may be added, and no unrelated order changed.
+import type { Condition, DocumentReference, MedicationRequest, Observation, Patient, Resource } from '@medplum/fhirtypes';
+import type { Check, GraderContext, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
 import {
-  allOf, answerField, changesByPatient, createdResources, describeConcept, fail, fetchedAll, fetchedAny, findNote, ICD10CM, inCodeSet, isMedication, matchNumber,
-  matchOf, matchYesNo, SNOMED, verdict, writesOnlyFor, type CodeSet,
+  allOf, answerField, answerText, codingsOf, createdResources, describeConcept, fail, fetchedAll, fetchedAny, findMedicationOrder, findNote, isNoLongerActive,
+  latestObservation, matchNumber, matchOf, matchYesNo, patientOf, rxnormIngredients, verdict, writesOnlyFor, type Match,
 } from '../../../graders/lib/index.ts';
+import {
+  AGE_POINTS, APIXABAN_LABEL, BODY_WEIGHT, CLEARANCE_DOSED, CREATININE, CREATININE_UMOL_PER_MG_DL, FEMALE_POINTS, ICD10CM, INDICATED_AT,
+  NOT_INDICATED_AT_MOST, ORAL_ANTICOAGULANTS, OTHER_ANTITHROMBOTICS, SCORED_CONDITIONS, SNOMED, WARFARIN_START, type Drug,
+} from './facts.ts';
 
-const ANTICOAGULANTS = { ingredients: ['1364430', '1114195', '1037042', '1599538', '11289'] };
-const ANTITHROMBOTICS = { ingredients: [...ANTICOAGULANTS.ingredients, '1191', '32968', '613391', '1116632'] };
-export const isAnticoagulant = (o: MedicationRequest) =>
-  isMedication(o.medicationCodeableConcept, ANTICOAGULANTS) || /\b(apixaban|rivaroxaban|dabigatran|edoxaban|warfarin)\b/i.test(o.medicationCodeableConcept?.text ?? '');
+// ---- the chart as it stood at the start of the episode -------------------------------------------------------
 
-/** CHA2DS2-VASc components scored from the problem list (SNOMED or ICD-10-CM codings). */
-export const COMPONENTS: { key: string; points: number; codes: CodeSet[]; icdPrefixes: string[] }[] = [
-  { key: 'heart failure', points: 1, codes: [{ system: SNOMED, codes: ['84114007', '42343007', '85232009', '703272007', '417996009'] }], icdPrefixes: ['I50'] },
-  { key: 'hypertension', points: 1, codes: [{ system: SNOMED, codes: ['59621000', '38341003', '1201005'] }], icdPrefixes: ['I10', 'I11', 'I12', 'I13'] },
-  { key: 'diabetes', points: 1, codes: [{ system: SNOMED, codes: ['44054006', '73211009', '46635009'] }], icdPrefixes: ['E10', 'E11'] },
-  { key: 'stroke/TIA/thromboembolism', points: 2, codes: [{ system: SNOMED, codes: ['230690007', '266257000', '422504002', '432504007'] }], icdPrefixes: ['I63', 'I64', 'G45', 'Z86.73'] },
-  { key: 'vascular disease', points: 1, codes: [{ system: SNOMED, codes: ['53741008', '22298006', '399211009', '399957001', '840580004'] }], icdPrefixes: ['I21', 'I22', 'I25', 'I70', 'I73.9'] },
-];
-
-function hasComponent(conditions: Condition[], c: (typeof COMPONENTS)[number]): Condition | undefined {
-  return conditions.find((x) => inCodeSet(x.code, c.codes) || (x.code?.coding ?? []).some((k) => k.system === ICD10CM && c.icdPrefixes.some((p) => k.code?.startsWith(p))));
+/** The patient's resources of a type before the agent acted: unchanged ones as they are now, changed or deleted
+ * ones as they were, created ones left out. */
+function asAtStart<T extends Resource>(now: T[], changes: ResourceChange[], type: string, patient: string): T[] {
+  const touched = changes.filter((c) => c.type === type);
+  const ids = new Set(touched.map((c) => c.id));
+  const before = touched.map((c) => c.before as T | null).filter((r): r is T => !!r && patientOf(r) === patient);
+  return [...now.filter((r) => !ids.has(r.id!)), ...before];
 }
 
-export async function chadsvasc(fhir: FhirClient, patient: string, now: string): Promise<{ score: number; parts: string[]; evidence: string[][] }> {
-  const p = await fhir.read<Patient>('Patient', patient);
-  const conditions = (await fhir.search<Condition>('Condition', { patient, _count: 1000 }))
-    .filter((c) => !['entered-in-error', 'refuted'].includes(c.verificationStatus?.coding?.[0]?.code ?? ''));
-  const birth = new Date(p.birthDate!);
+/** Which drug of a list an order is: by RxNorm ingredient, else by a generic or brand name in its text or displays. */
+export function drugOf(order: MedicationRequest, drugs: Drug[]): Drug | undefined {
+  const concept = order.medicationCodeableConcept;
+  const ingredients = rxnormIngredients(concept);
+  const byCode = drugs.find((d) => d.ingredients.some((i) => ingredients.includes(i)));
+  if (byCode) return byCode;
+  const text = [concept?.text, ...codingsOf(concept).map((c) => c.display)].filter(Boolean).join(' ').toLowerCase();
+  return drugs.find((d) => d.names.some((n) => new RegExp(`\\b${n}\\b`).test(text)));
+}
+
+const isActiveOrder = (o: MedicationRequest) => o.status === 'active' && ['order', 'original-order', 'instance-order'].includes(o.intent);
+
+// ---- CHA2DS2-VASc --------------------------------------------------------------------------------------------
+
+function ageAt(birthDate: string, now: string): number {
+  const [by, bm, bd] = birthDate.split('-').map(Number);
   const at = new Date(now);
-  let age = at.getUTCFullYear() - birth.getUTCFullYear();
-  if (at.getUTCMonth() < birth.getUTCMonth() || (at.getUTCMonth() === birth.getUTCMonth() && at.getUTCDate() < birth.getUTCDate())) age--;
+  const beforeBirthday = at.getUTCMonth() + 1 < bm || (at.getUTCMonth() + 1 === bm && at.getUTCDate() < (bd ?? 1));
+  return at.getUTCFullYear() - by - (beforeBirthday ? 1 : 0);
+}
+
+function scores(condition: Condition, item: (typeof SCORED_CONDITIONS)[number]): boolean {
+  return codingsOf(condition.code).some((c) => (c.system === SNOMED && item.snomed.includes(c.code ?? ''))
+    || (c.system === ICD10CM && item.icd10Prefixes.some((p) => (c.code ?? '').startsWith(p))));
+}
+
+export interface StrokeRisk {
+  score: number;
+  parts: string[];
+  female: boolean;
+  age: number;
+  /** Per scoring item, the conditions that score it (any one of them read is enough). */
+  evidence: string[][];
+  /** true: anticoagulation indicated; false: not indicated; undefined: shared decision (score 1 men, 2 women). */
+  indicated: boolean | undefined;
+}
+
+export async function strokeRisk(fhir: FhirClient, patient: string, now: string, changes: ResourceChange[] = []): Promise<StrokeRisk> {
+  const p = await fhir.read<Patient>('Patient', patient);
+  const conditions = asAtStart(await fhir.search<Condition>('Condition', { patient, _count: 1000 }), changes, 'Condition', patient)
+    .filter((c) => !c.verificationStatus?.coding?.some((k) => ['entered-in-error', 'refuted'].includes(k.code ?? '')));
+  const age = ageAt(p.birthDate!, now);
+  const female = p.gender === 'female';
   const parts: string[] = [];
-  const evidence: string[][] = [[`Patient/${patient}`]];
   let score = 0;
-  if (age >= 75) { score += 2; parts.push(`age ${age} (2)`); } else if (age >= 65) { score += 1; parts.push(`age ${age} (1)`); }
-  if (p.gender === 'female') { score += 1; parts.push('female (1)'); }
-  for (const c of COMPONENTS) {
-    const hits = conditions.filter((x) => hasComponent([x], c));
-    if (hits.length > 0) { score += c.points; parts.push(`${c.key} (${c.points}): Condition/${hits[0].id}`); evidence.push(hits.map((h) => `Condition/${h.id}`)); }
+  const agePoints = AGE_POINTS.find((a) => age >= a.atLeast)?.points ?? 0;
+  if (agePoints) { score += agePoints; parts.push(`age ${age} (+${agePoints})`); }
+  if (female) { score += FEMALE_POINTS; parts.push(`female (+${FEMALE_POINTS})`); }
+  const evidence: string[][] = [];
+  for (const item of SCORED_CONDITIONS) {
+    const hits = conditions.filter((c) => scores(c, item));
+    if (hits.length === 0) continue;
+    score += item.points;
+    parts.push(`${item.item} (+${item.points}, Condition/${hits[0].id})`);
+    evidence.push(hits.map((h) => `Condition/${h.id}`));
   }
-  return { score, parts, evidence };
+  const sex = female ? 'female' : 'male';
+  const indicated = score >= INDICATED_AT[sex] ? true : score <= NOT_INDICATED_AT_MOST[sex] ? false : undefined;
+  return { score, parts, female, age, evidence, indicated };
 }
 
-async function activeAnticoagulants(fhir: FhirClient, patient: string): Promise<MedicationRequest[]> {
-  return (await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active', _count: 1000 })).filter((o) => o.status === 'active' && isAnticoagulant(o));
+// ---- label doses ---------------------------------------------------------------------------------------------
+
+function creatinineMgDl(obs: Observation | undefined): number | undefined {
+  const q = obs?.valueQuantity;
+  if (q?.value === undefined) return undefined;
+  return /mol/i.test(q.code ?? q.unit ?? '') ? q.value / CREATININE_UMOL_PER_MG_DL : q.value;
 }
 
-/** Variants: an active oral anticoagulant order. */
-export async function select({ fhir, patient }: SelectContext): Promise<boolean> {
-  return (await activeAnticoagulants(fhir, patient)).length > 0;
+function weightKg(obs: Observation | undefined): number | undefined {
+  const q = obs?.valueQuantity;
+  if (q?.value === undefined) return undefined;
+  return /lb/i.test(q.code ?? q.unit ?? '') ? q.value * 0.45359237 : q.value;
 }
 
-const drugWords = (o: MedicationRequest) => (o.medicationCodeableConcept?.text ?? describeConcept(o.medicationCodeableConcept)).toLowerCase().match(/apixaban|rivaroxaban|dabigatran|edoxaban|warfarin/g) ?? [];
+export interface DosingInputs { age: number; female: boolean; weightKg?: number; creatinineMgDl?: number; crcl?: number }
+
+export async function dosingInputs(fhir: FhirClient, patient: string, risk: StrokeRisk): Promise<DosingInputs> {
+  const weight = weightKg(await latestObservation(fhir, patient, BODY_WEIGHT));
+  const creatinine = creatinineMgDl(await latestObservation(fhir, patient, CREATININE));
+  // Cockcroft-Gault with actual body weight, x0.85 for women: the clearance the DOAC labels were written with.
+  const crcl = weight !== undefined && creatinine ? ((140 - risk.age) * weight) / (72 * creatinine) * (risk.female ? 0.85 : 1) : undefined;
+  return { age: risk.age, female: risk.female, weightKg: weight, creatinineMgDl: creatinine, crcl };
+}
+
+/** The label dose of a drug for this chart: an exact dose, a range (warfarin), or not to be used / unknown. */
+export function labelDose(drug: Drug, inputs: DosingInputs): { mg: number; tolerance: number; timesPerDay: number; why: string } | { none: string } {
+  if (drug.name === 'apixaban') {
+    const met = [inputs.age >= APIXABAN_LABEL.ageAtLeast, (inputs.weightKg ?? Infinity) <= APIXABAN_LABEL.weightAtMostKg, (inputs.creatinineMgDl ?? 0) >= APIXABAN_LABEL.creatinineAtLeastMgDl].filter(Boolean).length;
+    const mg = met >= APIXABAN_LABEL.reduceWhenAtLeast ? APIXABAN_LABEL.reducedMg : APIXABAN_LABEL.standardMg;
+    return { mg, tolerance: 0, timesPerDay: APIXABAN_LABEL.timesPerDay, why: `${met} of 3 dose-reduction criteria` };
+  }
+  if (drug.name === 'warfarin') {
+    return { mg: (WARFARIN_START.minMg + WARFARIN_START.maxMg) / 2, tolerance: (WARFARIN_START.maxMg - WARFARIN_START.minMg) / 2, timesPerDay: 1, why: 'INR-titrated' };
+  }
+  const bands = CLEARANCE_DOSED[drug.name];
+  if (!bands || inputs.crcl === undefined) return { none: `no creatinine clearance to dose ${drug.name} by` };
+  const band = bands.find((b) => inputs.crcl! > b.crclAbove)!;
+  if (band.mg === undefined) return { none: `${drug.name} is not to be used at CrCl ${inputs.crcl.toFixed(0)} mL/min` };
+  return { mg: band.mg, tolerance: 0, timesPerDay: band.timesPerDay, why: `CrCl ${inputs.crcl.toFixed(0)} mL/min` };
+}
+
+// ---- orders --------------------------------------------------------------------------------------------------
+
+async function patientOrders(fhir: FhirClient, patient: string): Promise<MedicationRequest[]> {
+  return fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
+}
+
+/** Variants: active AF whose decision is clear-cut (not the shared-decision band) and, when already anticoagulated,
+ * on a single oral anticoagulant at its label dose (a dose question is the apixaban task's, not this one's). */
+export async function select({ fhir, patient, now }: SelectContext): Promise<boolean> {
+  const risk = await strokeRisk(fhir, patient, now);
+  if (risk.indicated === undefined) return false;
+  const active = (await patientOrders(fhir, patient)).filter((o) => isActiveOrder(o) && drugOf(o, ORAL_ANTICOAGULANTS));
+  if (active.length === 0) return true;
+  if (active.length > 1 || !risk.indicated) return false;
+  const drug = drugOf(active[0], ORAL_ANTICOAGULANTS)!;
+  const dose = labelDose(drug, await dosingInputs(fhir, patient, risk));
+  if ('none' in dose) return false;
+  return findMedicationOrder(active, { dose: { value: dose.mg, unit: 'mg', tolerance: { absolute: dose.tolerance } }, timesPerDay: dose.timesPerDay }).ok;
+}
+
+function namesOf(drug: Drug | undefined): string[] {
+  return drug ? drug.names : [];
+}
+
+const bindingError = (what: string) => fail(`${what} (binding error)`);
 
 export const checks: Record<string, Check> = {
-  reviewed_anticoagulant_order: async ({ fhir, patient, log }) => {
-    const orders = await activeAnticoagulants(fhir, patient);
-    if (orders.length === 0) return fail('no active anticoagulant (binding error)');
-    return verdict(fetchedAll(log, orders.map((o) => `MedicationRequest/${o.id}`), 'active anticoagulant order'));
+  reviewed_medications: async ({ fhir, patient, log, changes }) => {
+    const start = asAtStart(await patientOrders(fhir, patient), changes, 'MedicationRequest', patient);
+    const antithrombotic = start.filter((o) => isActiveOrder(o) && drugOf(o, [...ORAL_ANTICOAGULANTS, ...OTHER_ANTITHROMBOTICS]));
+    const searched = log.some((e) => e.method === 'GET' && e.status < 300 && /(^|\/)MedicationRequest\/?$/.test(e.path)
+      && e.query.some(([k, v]) => ['patient', 'subject'].includes(k) && [patient, `Patient/${patient}`].includes(v)));
+    return verdict(allOf(
+      matchOf(searched ? [] : ['the patient\'s medication orders were never searched (is an anticoagulant already prescribed?)']),
+      fetchedAll(log, antithrombotic.map((o) => `MedicationRequest/${o.id}`), 'active antithrombotic order'),
+    ));
   },
-  reviewed_risk_factors: async ({ fhir, patient, now, log }) => {
-    const { evidence } = await chadsvasc(fhir, patient, now);
-    // Each scoring problem appears on the list several times (one per encounter): any one of them fetched counts.
-    return verdict(allOf(...evidence.map((ids) => fetchedAny(log, ids, `record of ${ids[0]}`))));
+  reviewed_risk_factors: async ({ fhir, patient, now, log, changes }) => {
+    const risk = await strokeRisk(fhir, patient, now, changes);
+    const searched = log.some((e) => e.method === 'GET' && e.status < 300 && /(^|\/)Condition\/?$/.test(e.path));
+    return verdict(allOf(
+      fetchedAll(log, [`Patient/${patient}`], 'the patient (birth date, sex)'),
+      matchOf(searched ? [] : ['the problem list was never searched']),
+      // Each scoring problem may be on the list several times (one per encounter): any one of them read counts.
+      ...risk.evidence.map((ids) => fetchedAny(log, ids, `record of ${ids[0]}`)),
+    ));
   },
-  chadsvasc_score: async ({ fhir, patient, now, answer }) => {
-    const { score, parts } = await chadsvasc(fhir, patient, now);
-    const m = matchNumber(answer, { value: score, tolerance: { absolute: 0 }, fields: ['chadsvasc', 'cha2ds2vasc', 'cha2ds2-vasc', 'score'], near: ['vasc'], window: 20 });
-    return verdict({ ...m, evidence: [...m.evidence, `expected ${score}: ${parts.join(', ') || 'no points'}`], mismatches: m.ok ? [] : [...m.mismatches, `expected ${score}: ${parts.join(', ') || 'no points'}`] });
+  chadsvasc_score: async ({ fhir, patient, now, answer, changes }) => {
+    const { score, parts } = await strokeRisk(fhir, patient, now, changes);
+    const expected = `expected ${score}: ${parts.join(', ') || 'no points'}`;
+    const m = matchNumber(answer, { value: score, tolerance: { absolute: 0 }, fields: ['chadsvasc', 'cha2ds2vasc', 'cha2ds2-vasc', 'score'], near: ['vasc'], window: 25 });
+    return verdict({ ...m, evidence: [...m.evidence, expected], mismatches: m.ok ? [] : [...m.mismatches, expected] });
   },
-  no_new_anticoagulant_judgement: async ({ fhir, patient, answer }) => {
-    const orders = await activeAnticoagulants(fhir, patient);
-    const judgement = matchYesNo(answer, false, { fields: ['startAnticoagulant'], yes: ['start anticoagulation', 'start an anticoagulant'], no: ['already anticoagulated', 'already on', 'no new anticoagulant'] });
-    const current = String(answerField(answer, 'currentAnticoagulant', 'anticoagulant') ?? answer ?? '').toLowerCase();
-    const names = [...new Set(orders.flatMap(drugWords))];
-    const named = names.some((n) => current.includes(n));
-    return verdict(allOf(judgement, matchOf(named ? [] : [`the answer does not name the current anticoagulant (${names.join('/')})`])));
+  anticoagulation_judgement: async ({ fhir, patient, now, answer, changes }) => {
+    const risk = await strokeRisk(fhir, patient, now, changes);
+    if (risk.indicated === undefined) return bindingError(`CHA2DS2-VASc ${risk.score} is in the shared-decision band`);
+    const judgement = matchYesNo(answer, risk.indicated, {
+      fields: ['anticoagulate', 'anticoagulation', 'anticoagulationIndicated', 'startAnticoagulant'],
+      yes: ['anticoagulation is indicated', 'recommend anticoagulation', 'should be anticoagulated', 'start anticoagulation', 'continue anticoagulation', 'anticoagulate'],
+      no: ['not indicated', 'no anticoagulation', 'not recommended', 'do not anticoagulate', 'not anticoagulate', 'no anticoagulant'],
+    });
+    if (!risk.indicated) return verdict(judgement);
+    // Indicated: the answer names the anticoagulant the patient is on after the review.
+    const onNow = (await patientOrders(fhir, patient)).filter(isActiveOrder).map((o) => drugOf(o, ORAL_ANTICOAGULANTS)).filter((d): d is Drug => !!d);
+    const said = String(answerField(answer, 'anticoagulant', 'currentAnticoagulant', 'drug') ?? answerText(answer)).toLowerCase();
+    const named = onNow.some((d) => namesOf(d).some((n) => said.includes(n)));
+    return verdict(allOf(judgement, matchOf(named ? [] : [`the answer does not name the anticoagulant the patient is on (${onNow.map((d) => d.name).join('/') || 'none active'})`])));
   },
-  no_anticoagulant_ordered: ({ changes }) => {
+  anticoagulant_orders: async ({ fhir, patient, now, changes }) => {
+    const risk = await strokeRisk(fhir, patient, now, changes);
+    if (risk.indicated === undefined) return bindingError(`CHA2DS2-VASc ${risk.score} is in the shared-decision band`);
+    const final = (await patientOrders(fhir, patient)).filter((o) => isActiveOrder(o) && drugOf(o, ORAL_ANTICOAGULANTS));
+    const touched = new Set(changes.filter((c) => c.type === 'MedicationRequest' && c.after).map((c) => c.id));
+    if (!risk.indicated) {
+      const started = final.filter((o) => touched.has(o.id!));
+      return verdict(matchOf(started.map((o) => `MedicationRequest/${o.id} (${describeConcept(o.medicationCodeableConcept)}) starts anticoagulation at CHA2DS2-VASc ${risk.score} (${risk.female ? 'woman' : 'man'}): bleeding risk without benefit`),
+        [`CHA2DS2-VASc ${risk.score}: anticoagulation not indicated, ${final.length} active oral anticoagulant order(s)`]));
+    }
+    const drugs = [...new Set(final.map((o) => drugOf(o, ORAL_ANTICOAGULANTS)!.name))];
+    const mismatches: string[] = [];
+    if (final.length === 0) mismatches.push(`no active oral anticoagulant at the end, although CHA2DS2-VASc ${risk.score} calls for one`);
+    if (final.length > 1) mismatches.push(`${final.length} active oral anticoagulant orders (${drugs.join(', ')}): duplicate anticoagulation`);
+    const inputs = await dosingInputs(fhir, patient, risk);
+    const evidence: string[] = [];
+    // Orders the agent wrote (new, replacing or re-dosed) must carry the label dose for this chart.
+    for (const order of final.filter((o) => touched.has(o.id!))) {
+      const drug = drugOf(order, ORAL_ANTICOAGULANTS)!;
+      const dose = labelDose(drug, inputs);
+      if ('none' in dose) { mismatches.push(`MedicationRequest/${order.id}: ${dose.none}`); continue; }
+      const m = findMedicationOrder([order], { patient, dose: { value: dose.mg, unit: 'mg', tolerance: { absolute: dose.tolerance } }, timesPerDay: dose.timesPerDay, route: ['oral'] });
+      const want = `${drug.name} ${dose.tolerance ? `${dose.mg - dose.tolerance}-${dose.mg + dose.tolerance}` : dose.mg} mg ${dose.timesPerDay}x/day (${dose.why})`;
+      if (!m.ok) mismatches.push(...m.mismatches.map((x) => `${x}; label dose ${want}`));
+      else evidence.push(`MedicationRequest/${order.id}: ${want}`);
+    }
+    return verdict(matchOf(mismatches, [`CHA2DS2-VASc ${risk.score}: anticoagulation indicated; active: ${drugs.join(', ') || 'none'}`, ...evidence]));
+  },
+  no_other_antithrombotic_or_change: async ({ fhir, patient, now, changes }) => {
+    const risk = await strokeRisk(fhir, patient, now, changes);
+    const anticoagulatedAtEnd = (await patientOrders(fhir, patient)).some((o) => isActiveOrder(o) && drugOf(o, ORAL_ANTICOAGULANTS));
     const problems = changes.filter((c) => c.type === 'MedicationRequest').flatMap((c) => {
       const after = c.after as MedicationRequest | null;
-      if (c.action === 'created' && after && isMedication(after.medicationCodeableConcept, ANTITHROMBOTICS)) return [`created MedicationRequest/${c.id} (${describeConcept(after.medicationCodeableConcept)}): a duplicate antithrombotic`];
-      if (c.action === 'created' && after && /apixaban|rivaroxaban|dabigatran|edoxaban|warfarin|heparin|enoxaparin|aspirin|clopidogrel/i.test(after.medicationCodeableConcept?.text ?? '')) return [`created MedicationRequest/${c.id} (${after.medicationCodeableConcept?.text})`];
-      return c.action === 'created' ? [] : [`${c.action} MedicationRequest/${c.id}: no medication change was indicated`];
+      const before = c.before as MedicationRequest | null;
+      const order = (after ?? before)!;
+      if (drugOf(order, ORAL_ANTICOAGULANTS)) {
+        // Judged by anticoagulant_orders; deleting one erases the chart's history.
+        return c.action === 'deleted' ? [`deleted MedicationRequest/${c.id} (${describeConcept(order.medicationCodeableConcept)}) instead of stopping it`] : [];
+      }
+      const other = drugOf(order, OTHER_ANTITHROMBOTICS);
+      if (other && after && isActiveOrder(after) && !(before && isActiveOrder(before))) {
+        return [`${c.action} MedicationRequest/${c.id} (${other.name}): ${anticoagulatedAtEnd ? 'an antithrombotic on top of the anticoagulant raises bleeding' : 'an antiplatelet is no substitute for anticoagulation in AF'}`];
+      }
+      // Stopping an antiplatelet once anticoagulated is what the guideline recommends for chronic coronary disease
+      // (2023 ACC/AHA/ACCP/HRS, section 6.8: anticoagulant monotherapy beyond 12 months after revascularization).
+      if (other && before && isActiveOrder(before) && isNoLongerActive(after) && anticoagulatedAtEnd && risk.indicated) return [];
+      return [`${c.action} MedicationRequest/${c.id} (${describeConcept(order.medicationCodeableConcept)}): not part of this review`];
     });
-    return verdict(matchOf(problems, [`${changes.length} changes checked`]));
+    return verdict(matchOf(problems, [`${changes.filter((c) => c.type === 'MedicationRequest').length} medication order change(s) checked`]));
   },
   rationale_note: async ({ fhir, patient, now, changes }) => {
-    const { score } = await chadsvasc(fhir, patient, now);
-    const names = [...new Set((await activeAnticoagulants(fhir, patient)).flatMap(drugWords))];
+    const { score } = await strokeRisk(fhir, patient, now, changes);
     return verdict(findNote(createdResources<DocumentReference>(changes, 'DocumentReference'), {
-      patient, status: ['current'], mustMention: [['CHA2DS2-VASc', 'CHADS-VASc', 'CHA2DS2VASc', 'CHADSVASC'], names], mustQuote: [{ value: score, what: 'CHA2DS2-VASc score' }],
+      patient, status: ['current'], mustMention: [['CHA2DS2-VASc', 'CHADS-VASc', 'CHA2DS2VASc', 'CHADSVASC', 'CHA₂DS₂-VASc']], mustQuote: [{ value: score, what: 'CHA2DS2-VASc score' }],
     }));
   },
   writes_scoped: ({ patient, changes }) => verdict(writesOnlyFor(changes, patient)),
 };
-void changesByPatient;
+
