@@ -1,50 +1,152 @@
-// Grader: eligibility (age 45-75, no colonoscopy, no colorectal cancer) comes from the chart; the order must carry a
-// screening code with the category that fits it (USPSTF 2021).
-import type { Patient, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, SelectContext } from '../../../harness/types.ts';
+// Grader: whether average-risk colorectal screening is due comes from the variant's chart (age, problem list, every
+// completed screening test and the interval it covers, USPSTF 2021); the orders must carry out that decision. Any
+// USPSTF test counts as "the" screening order, whatever its coding (ORDER_GROUPS.colorectalScreening: FIT, gFOBT,
+// stool DNA-FIT, colonoscopy incl. HCPCS G0121 or a GI referral for screening colonoscopy, CT colonography,
+// flexible sigmoidoscopy); a second modality on top of the first is overuse.
+import type { Condition, DiagnosticReport, Observation, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
+import type { AuditEntry, Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import {
-  allOf, createdResources, describeConcept, findServiceRequest, LOINC, matchOf, matchYesNo, observations, SERVICE_CATEGORIES, SNOMED, verdict, writesOnlyFor,
+  describeConcept, fetchedAll, inCodeSet, matchOf, matchOrderGroup, matchYesNo, ORDER_GROUPS, verdict, writesOnlyFor, type Match,
 } from '../../../graders/lib/index.ts';
-import type { AuditEntry } from '../../../harness/types.ts';
+import { NOT_AVERAGE_RISK, POSITIVE_RESULT, SCREENING_AGES, SCREENING_TESTS, type ScreeningTest } from './facts.ts';
 
-const COLONOSCOPY = [{ system: SNOMED, codes: ['73761001', '444783004'] }];
-const STOOL_TESTS = [{ system: LOINC, codes: ['29771-3', '57905-2', '56490-6', '56491-4', '2335-8', '77353-1', '14563-1', '14564-9'] }];
-const ALL_SCREENING = [...COLONOSCOPY, ...STOOL_TESTS];
+const DAY = 86_400_000;
+const FINAL = ['final', 'amended', 'corrected'];
 
+interface PriorTest { test: ScreeningTest; ref: string; when: string; positive: boolean }
+
+export interface ScreeningStatus {
+  age: number;
+  inAgeRange: boolean;
+  highRisk: string[];
+  /** Completed screening tests, newest first. */
+  prior: PriorTest[];
+  /** The test still inside its interval at `now` (the one covering longest), if any. */
+  covering?: PriorTest & { coveredUntil: number };
+  /** Open (active, on-hold, draft) screening orders already in the chart. */
+  openOrders: string[];
+  due: boolean;
+}
+
+/** Completed years of age at `now`. */
 function ageAt(birthDate: string, now: string): number {
-  return (Date.parse(now) - Date.parse(birthDate)) / (365.25 * 86_400_000);
+  const [by, bm, bd] = birthDate.split('-').map(Number);
+  const at = new Date(now);
+  const hadBirthday = at.getUTCMonth() + 1 > bm || (at.getUTCMonth() + 1 === bm && at.getUTCDate() >= (bd ?? 1));
+  return at.getUTCFullYear() - by - (hadBirthday ? 0 : 1);
 }
 
+function coveredUntil(t: PriorTest): number {
+  const d = new Date(t.when);
+  return Date.UTC(d.getUTCFullYear() + t.test.years, d.getUTCMonth(), d.getUTCDate());
+}
+
+const isPositive = (o: Observation): boolean =>
+  inCodeSet(o.valueCodeableConcept, POSITIVE_RESULT.codes) || (o.interpretation ?? []).some((i) => i.coding?.some((c) => POSITIVE_RESULT.interpretations.includes(c.code ?? '')));
+
+/**
+ * The chart's screening status at `now`, as the episode found it: read from the final state, with the orders the
+ * episode created left out and the ones it changed taken as they were (`changes`).
+ */
+export async function screeningStatus(fhir: SelectContext['fhir'], patient: string, now: string, changes: ResourceChange[] = []): Promise<ScreeningStatus> {
+  const person = await fhir.read<Patient>('Patient', patient);
+  const age = ageAt(person.birthDate ?? now.slice(0, 10), now);
+  const conditions = await fhir.search<Condition>('Condition', { patient, _count: 1000 });
+  const procedures = await fhir.search<Procedure>('Procedure', { patient, _count: 1000 });
+  const observations = await fhir.search<Observation>('Observation', { patient, code: SCREENING_TESTS.flatMap((t) => t.resultCodes).flatMap((s) => s.codes.map((c) => `${s.system}|${c}`)).join(','), _count: 1000 });
+  const reports = await fhir.search<DiagnosticReport>('DiagnosticReport', { patient, _count: 1000 });
+  const orders = (await fhir.search<ServiceRequest>('ServiceRequest', { patient, _count: 1000 })).flatMap((o) => {
+    const change = changes.find((c) => c.type === 'ServiceRequest' && c.id === o.id);
+    return change ? (change.before ? [change.before as ServiceRequest] : []) : [o];
+  });
+
+  const highRisk = [
+    ...conditions.filter((c) => inCodeSet(c.code, NOT_AVERAGE_RISK.conditions)).map((c) => `Condition/${c.id} ${describeConcept(c.code)}`),
+    ...procedures.filter((p) => p.status === 'completed' && inCodeSet(p.code, NOT_AVERAGE_RISK.procedures)).map((p) => `Procedure/${p.id} ${describeConcept(p.code)}`),
+  ];
+  const prior: PriorTest[] = [];
+  for (const test of SCREENING_TESTS) {
+    for (const p of procedures) if (p.status === 'completed' && p.performedDateTime && inCodeSet(p.code, test.procedureCodes)) prior.push({ test, ref: `Procedure/${p.id}`, when: p.performedDateTime, positive: false });
+    for (const o of observations) if (FINAL.includes(o.status) && o.effectiveDateTime && inCodeSet(o.code, test.resultCodes)) prior.push({ test, ref: `Observation/${o.id}`, when: o.effectiveDateTime, positive: isPositive(o) });
+    for (const r of reports) if (FINAL.includes(r.status) && r.effectiveDateTime && inCodeSet(r.code, test.resultCodes)) prior.push({ test, ref: `DiagnosticReport/${r.id}`, when: r.effectiveDateTime, positive: false });
+  }
+  prior.sort((a, b) => Date.parse(b.when) - Date.parse(a.when));
+  const at = Date.parse(now);
+  const covering = prior.map((t) => ({ ...t, coveredUntil: coveredUntil(t) })).filter((t) => t.coveredUntil > at).sort((a, b) => b.coveredUntil - a.coveredUntil)[0];
+  const openOrders = orders.filter((o) => ['active', 'on-hold', 'draft'].includes(o.status) && matchOrderGroup(o, ORDER_GROUPS.colorectalScreening).ok).map((o) => `ServiceRequest/${o.id}`);
+  const inAgeRange = age >= SCREENING_AGES.from && age <= SCREENING_AGES.through;
+  return { age, inAgeRange, highRisk, prior, ...(covering ? { covering } : {}), openOrders, due: inAgeRange && highRisk.length === 0 && !covering && openOrders.length === 0 };
+}
+
+/**
+ * Variants: living adults 45-75 at average risk whose answer is clear-cut - no open screening order, no positive stool
+ * test awaiting its diagnostic colonoscopy, and not within 60 days of an interval running out (either answer would
+ * then be defensible).
+ */
 export async function select({ fhir, patient, now }: SelectContext): Promise<boolean> {
-  const p = await fhir.read<Patient>('Patient', patient);
-  if (!p.birthDate || p.deceasedBoolean || p.deceasedDateTime) return false;
-  const age = ageAt(p.birthDate, now);
-  if (age < 45 || age >= 76) return false;
-  const yearAgo = new Date(Date.parse(now) - 365 * 86_400_000).toISOString();
-  return (await observations(fhir, patient, STOOL_TESTS)).filter((o) => (o.effectiveDateTime ?? '') >= yearAgo).length === 0;
+  const person = await fhir.read<Patient>('Patient', patient);
+  if (!person.birthDate || person.deceasedBoolean || person.deceasedDateTime) return false;
+  const s = await screeningStatus(fhir, patient, now);
+  if (!s.inAgeRange || s.highRisk.length > 0 || s.openOrders.length > 0) return false;
+  if (s.prior[0]?.positive) return false;
+  const at = Date.parse(now);
+  return !s.prior.some((t) => Math.abs(coveredUntil(t) - at) < 60 * DAY);
 }
 
-const searched = (log: AuditEntry[], type: string) => log.some((e) => e.method === 'GET' && e.status < 300 && (e.path === type || e.path.endsWith(`/${type}`)));
+function describeStatus(s: ScreeningStatus): string {
+  if (s.covering) return `not due: ${s.covering.test.label} ${s.covering.ref} on ${s.covering.when.slice(0, 10)} covers until ${new Date(s.covering.coveredUntil).toISOString().slice(0, 10)}`;
+  return `due: age ${s.age}, ${s.prior[0] ? `last ${s.prior[0].test.label} ${s.prior[0].ref} on ${s.prior[0].when.slice(0, 10)} is past its ${s.prior[0].test.years}-year interval` : 'no screening test on file'}`;
+}
 
-const screeningOrders = (changes: Parameters<typeof createdResources>[0]) => createdResources<ServiceRequest>(changes, 'ServiceRequest')
-  .filter((s) => ['active', 'draft', 'on-hold'].includes(s.status) && ALL_SCREENING.some((set) => s.code?.coding?.some((c) => c.system === set.system && set.codes.includes(c.code ?? ''))));
+/** Screening orders the episode left in the chart (new, or reactivated), with how each was recognised. */
+function newScreeningOrders(changes: ResourceChange[], statuses: string[]): { order: ServiceRequest; why: string }[] {
+  return changes.filter((c) => c.type === 'ServiceRequest' && c.after && (c.action === 'created' || (c.before as ServiceRequest | null)?.status !== (c.after as ServiceRequest).status))
+    .map((c) => c.after as ServiceRequest)
+    .filter((o) => statuses.includes(o.status))
+    .map((order) => ({ order, ...matchOrderGroup(order, ORDER_GROUPS.colorectalScreening) }))
+    .filter((m) => m.ok)
+    .map(({ order, why }) => ({ order, why }));
+}
+
+/** A successful search of a resource type (GET, or POST _search). */
+const searched = (log: AuditEntry[], type: string) => log.some((e) => e.status < 300
+  && ((e.method === 'GET' && (e.path === type || e.path.endsWith(`/${type}`))) || (e.method === 'POST' && e.path.endsWith(`${type}/_search`))));
+
+const PLACED = ['order', 'original-order', 'instance-order'];
 
 export const checks: Record<string, Check> = {
-  reviewed_screening_history: ({ log }) => verdict(matchOf(
-    ['Procedure', 'Condition'].filter((t) => !searched(log, t)).map((t) => `no ${t} search before ordering`),
-    [`Procedure searched: ${searched(log, 'Procedure')}, Condition searched: ${searched(log, 'Condition')}`],
-  )),
-  due_judgement: ({ answer }) => verdict(matchYesNo(answer, true, { fields: ['due'], yes: ['due', 'overdue'], no: ['not due', 'up to date'] })),
-  screening_ordered: ({ changes, patient }) => {
-    const orders = createdResources<ServiceRequest>(changes, 'ServiceRequest');
-    const colonoscopy = findServiceRequest(orders, { patient, codes: COLONOSCOPY, category: [SERVICE_CATEGORIES.procedure], status: ['active'], intent: ['order', 'original-order'] });
-    if (colonoscopy.ok) return verdict(colonoscopy);
-    const stool = findServiceRequest(orders, { patient, codes: STOOL_TESTS, category: [SERVICE_CATEGORIES.laboratory], status: ['active'], intent: ['order', 'original-order'] });
-    return stool.ok ? verdict(stool) : verdict(allOf(colonoscopy, stool));
+  reviewed_screening_history: async ({ fhir, patient, now, log, changes }) => {
+    const s = await screeningStatus(fhir, patient, now, changes);
+    const deciding = s.covering ?? s.prior[0];
+    const age = fetchedAll(log, [`Patient/${patient}`], 'the patient (age)');
+    if (deciding) return verdict(matchOf([...age.mismatches, ...fetchedAll(log, [deciding.ref], `the deciding ${deciding.test.label}`).mismatches], [describeStatus(s)]));
+    const looked = searched(log, 'Procedure') && (searched(log, 'Observation') || searched(log, 'DiagnosticReport'));
+    return verdict(matchOf([...age.mismatches, ...(looked ? [] : ['no screening test on file, and procedures and stool results/reports were not both searched'])], [describeStatus(s)]));
+  },
+  due_judgement: async ({ fhir, patient, now, answer, changes }) => {
+    const s = await screeningStatus(fhir, patient, now, changes);
+    const said = matchYesNo(answer, s.due, { fields: ['due'], yes: ['due', 'overdue'], no: ['not due', 'up to date', 'not yet due'] });
+    return verdict(matchOf(said.mismatches, [describeStatus(s), ...said.evidence]));
+  },
+  screening_order: async ({ fhir, patient, now, changes }) => {
+    const s = await screeningStatus(fhir, patient, now, changes);
+    const placed = newScreeningOrders(changes, ['active']).filter(({ order }) => PLACED.includes(order.intent));
+    const any = newScreeningOrders(changes, ['active', 'on-hold', 'draft']);
+    let result: Match;
+    if (s.due) {
+      const mine = placed.filter(({ order }) => order.subject?.reference === `Patient/${patient}`);
+      const others = changes.filter((c) => c.type === 'ServiceRequest' && c.after).map((c) => `ServiceRequest/${c.id} ${describeConcept((c.after as ServiceRequest).code)} (${matchOrderGroup(c.after as ServiceRequest, ORDER_GROUPS.colorectalScreening).why})`);
+      result = mine.length > 0
+        ? matchOf([], mine.map(({ order, why }) => `ServiceRequest/${order.id}: ${why}`))
+        : matchOf([`screening is due but no active screening order was placed${others.length ? `: ${others.join('; ')}` : ''}`]);
+    } else {
+      result = matchOf(any.map(({ order, why }) => `screening is not due, yet ServiceRequest/${order.id} was ordered (${why})`));
+    }
+    return verdict(matchOf(result.mismatches, [describeStatus(s), ...result.evidence]));
   },
   single_screening_order: ({ changes }) => {
-    const orders = screeningOrders(changes);
-    return verdict(matchOf(orders.length === 1 ? [] : [`${orders.length} screening orders: ${orders.map((o) => `ServiceRequest/${o.id} ${describeConcept(o.code)}`).join(', ') || 'none'}`], [`${orders.length} screening order(s)`]));
+    const orders = newScreeningOrders(changes, ['active', 'on-hold', 'draft']);
+    return verdict(matchOf(orders.length <= 1 ? [] : [`${orders.length} screening orders: ${orders.map(({ order }) => `ServiceRequest/${order.id} ${describeConcept(order.code)}`).join(', ')}`], [`${orders.length} screening order(s)`]));
   },
   writes_scoped: ({ patient, changes }) => verdict(writesOnlyFor(changes, patient)),
 };
