@@ -1,0 +1,149 @@
+// Brand names. BRAND_CONCEPTS are RxNorm BN concepts whose RXCUI was read from a source; BRAND_NAMES are the brand
+// names (US labels, FDA Orange Book / DailyMed) of the same drugs whose BN RXCUI we could not verify: they are known by
+// name only, as synonyms of their ingredients, never given an invented code. Ingredients are named as in ./ingredients.ts.
+
+export interface BrandRow {
+  rxcui: string;
+  name: string;
+  /** Ingredient names (./ingredients.ts). */
+  ingredients: string[];
+}
+
+/**
+ * Sources: [VSAC] Anticoagulant Medications 2.16.840.1.113762.1.4.1206.19 (eCQM Update 2025-05-08, canvas-medical/
+ * canvas-plugins v2026/medication.py); [NLM] davidanderson3/rxnorm-ingredients web/data/U.json (RxNorm ingredient tree
+ * export); [RRF] RXNCONSO brand atoms quoted in public RxNorm loader tests (Coumadin 202421, Zocor 196503, Lipitor 153165).
+ */
+export const BRAND_CONCEPTS: readonly BrandRow[] = [
+  { rxcui: '1364436', name: 'Eliquis', ingredients: ['apixaban'] }, // VSAC
+  { rxcui: '1114199', name: 'Xarelto', ingredients: ['rivaroxaban'] }, // VSAC
+  { rxcui: '1599544', name: 'Savaysa', ingredients: ['edoxaban'] }, // VSAC
+  { rxcui: '1037046', name: 'Pradaxa', ingredients: ['dabigatran etexilate'] }, // VSAC
+  { rxcui: '405155', name: 'Jantoven', ingredients: ['warfarin'] }, // VSAC
+  { rxcui: '202421', name: 'Coumadin', ingredients: ['warfarin'] }, // RRF
+  { rxcui: '225036', name: 'Lovenox', ingredients: ['enoxaparin'] }, // VSAC
+  { rxcui: '281554', name: 'Fragmin', ingredients: ['dalteparin'] }, // VSAC
+  { rxcui: '322155', name: 'Arixtra', ingredients: ['fondaparinux'] }, // VSAC
+  { rxcui: '174742', name: 'Plavix', ingredients: ['clopidogrel'] }, // VSAC
+  { rxcui: '855813', name: 'Effient', ingredients: ['prasugrel'] }, // VSAC
+  { rxcui: '153165', name: 'Lipitor', ingredients: ['atorvastatin'] }, // RRF
+  { rxcui: '196503', name: 'Zocor', ingredients: ['simvastatin'] }, // RRF
+  { rxcui: '2268222', name: 'Ubrelvy', ingredients: ['ubrogepant'] }, // NLM
+  { rxcui: '1539881', name: 'Incruse', ingredients: ['umeclidinium'] }, // NLM
+  { rxcui: '1487520', name: 'Anoro', ingredients: ['umeclidinium', 'vilanterol'] }, // NLM
+  { rxcui: '1539887', name: 'Breo', ingredients: ['fluticasone', 'vilanterol'] }, // NLM
+  { rxcui: '1945040', name: 'Trelegy', ingredients: ['fluticasone', 'umeclidinium', 'vilanterol'] }, // NLM
+];
+
+/** Brand names (and the shorthand clinicians write for combinations: TMP-SMX, amox-clav) -> ingredient names, for
+ * brands whose BN RXCUI is not held: known by name only. */
+export const BRAND_NAMES: Readonly<Record<string, string[]>> = {
+  // RAAS, alone and in single-pill combinations
+  Zestril: ['lisinopril'], Prinivil: ['lisinopril'], Qbrelis: ['lisinopril'], Vasotec: ['enalapril'], Altace: ['ramipril'],
+  Lotensin: ['benazepril'], Accupril: ['quinapril'], Mavik: ['trandolapril'], Cozaar: ['losartan'], Diovan: ['valsartan'],
+  Avapro: ['irbesartan'], Atacand: ['candesartan'], Benicar: ['olmesartan'], Micardis: ['telmisartan'], Edarbi: ['azilsartan'],
+  Entresto: ['sacubitril', 'valsartan'], Tekturna: ['aliskiren'],
+  Zestoretic: ['lisinopril', 'hydrochlorothiazide'], Prinzide: ['lisinopril', 'hydrochlorothiazide'], Hyzaar: ['losartan', 'hydrochlorothiazide'],
+  'Diovan HCT': ['valsartan', 'hydrochlorothiazide'], 'Benicar HCT': ['olmesartan', 'hydrochlorothiazide'],
+  'Micardis HCT': ['telmisartan', 'hydrochlorothiazide'], 'Atacand HCT': ['candesartan', 'hydrochlorothiazide'],
+  Avalide: ['irbesartan', 'hydrochlorothiazide'], Vaseretic: ['enalapril', 'hydrochlorothiazide'], 'Lotensin HCT': ['benazepril', 'hydrochlorothiazide'],
+  Edarbyclor: ['azilsartan', 'chlorthalidone'],
+  Lotrel: ['amlodipine', 'benazepril'], Exforge: ['amlodipine', 'valsartan'], 'Exforge HCT': ['amlodipine', 'valsartan', 'hydrochlorothiazide'],
+  Azor: ['amlodipine', 'olmesartan'], Tribenzor: ['amlodipine', 'olmesartan', 'hydrochlorothiazide'], Twynsta: ['amlodipine', 'telmisartan'],
+  Caduet: ['amlodipine', 'atorvastatin'],
+  // Calcium channel blockers, diuretics, beta blockers, other antihypertensives
+  Norvasc: ['amlodipine'], Procardia: ['nifedipine'], Adalat: ['nifedipine'], Plendil: ['felodipine'], Cardizem: ['diltiazem'],
+  Tiazac: ['diltiazem'], Calan: ['verapamil'], Verelan: ['verapamil'],
+  Microzide: ['hydrochlorothiazide'], Thalitone: ['chlorthalidone'], Lozol: ['indapamide'], Zaroxolyn: ['metolazone'], Lasix: ['furosemide'],
+  Bumex: ['bumetanide'], Demadex: ['torsemide'], Soaanz: ['torsemide'], Aldactone: ['spironolactone'], CaroSpir: ['spironolactone'],
+  Inspra: ['eplerenone'], Kerendia: ['finerenone'], Dyrenium: ['triamterene'],
+  Dyazide: ['triamterene', 'hydrochlorothiazide'], Maxzide: ['triamterene', 'hydrochlorothiazide'],
+  Aldactazide: ['spironolactone', 'hydrochlorothiazide'], Moduretic: ['amiloride', 'hydrochlorothiazide'],
+  'Toprol XL': ['metoprolol'], Lopressor: ['metoprolol'], Coreg: ['carvedilol'], Zebeta: ['bisoprolol'], Tenormin: ['atenolol'],
+  Inderal: ['propranolol'], Bystolic: ['nebivolol'], Corgard: ['nadolol'], Tenoretic: ['atenolol', 'chlorthalidone'], Ziac: ['bisoprolol', 'hydrochlorothiazide'],
+  Catapres: ['clonidine'], Cardura: ['doxazosin'], Minipress: ['prazosin'], Hytrin: ['terazosin'], BiDil: ['isosorbide dinitrate', 'hydralazine'],
+  Lanoxin: ['digoxin'],
+  'Klor-Con': ['potassium chloride'], 'K-Dur': ['potassium chloride'], 'K-Tab': ['potassium chloride'], 'Micro-K': ['potassium chloride'],
+  // Lipids, antithrombotics
+  Crestor: ['rosuvastatin'], Pravachol: ['pravastatin'], Mevacor: ['lovastatin'], Altoprev: ['lovastatin'], Lescol: ['fluvastatin'],
+  Livalo: ['pitavastatin'], Zypitamag: ['pitavastatin'], Zetia: ['ezetimibe'], Vytorin: ['ezetimibe', 'simvastatin'], Roszet: ['ezetimibe', 'rosuvastatin'],
+  Repatha: ['evolocumab'], Praluent: ['alirocumab'], Brilinta: ['ticagrelor'], Pletal: ['cilostazol'], Ecotrin: ['aspirin'],
+  // Diabetes
+  Glucophage: ['metformin'], Glumetza: ['metformin'], Fortamet: ['metformin'], Riomet: ['metformin'],
+  Jardiance: ['empagliflozin'], Farxiga: ['dapagliflozin'], Forxiga: ['dapagliflozin'], Invokana: ['canagliflozin'], Steglatro: ['ertugliflozin'],
+  Inpefa: ['sotagliflozin'], Ozempic: ['semaglutide'], Wegovy: ['semaglutide'], Rybelsus: ['semaglutide'], Victoza: ['liraglutide'],
+  Saxenda: ['liraglutide'], Trulicity: ['dulaglutide'], Byetta: ['exenatide'], Bydureon: ['exenatide'], Mounjaro: ['tirzepatide'],
+  Zepbound: ['tirzepatide'], Januvia: ['sitagliptin'], Tradjenta: ['linagliptin'], Onglyza: ['saxagliptin'], Nesina: ['alogliptin'],
+  Glucotrol: ['glipizide'], Amaryl: ['glimepiride'], Glynase: ['glyburide'], Actos: ['pioglitazone'],
+  Synjardy: ['empagliflozin', 'metformin'], Xigduo: ['dapagliflozin', 'metformin'], Invokamet: ['canagliflozin', 'metformin'],
+  Segluromet: ['ertugliflozin', 'metformin'], Glyxambi: ['empagliflozin', 'linagliptin'], Qtern: ['dapagliflozin', 'saxagliptin'],
+  Janumet: ['sitagliptin', 'metformin'], Jentadueto: ['linagliptin', 'metformin'], Kombiglyze: ['saxagliptin', 'metformin'],
+  Lantus: ['insulin glargine'], Basaglar: ['insulin glargine'], Semglee: ['insulin glargine'], Toujeo: ['insulin glargine'],
+  Humalog: ['insulin lispro'], Admelog: ['insulin lispro'], Lyumjev: ['insulin lispro'], Novolog: ['insulin aspart'], Fiasp: ['insulin aspart'],
+  Levemir: ['insulin detemir'], Tresiba: ['insulin degludec'], Apidra: ['insulin glulisine'], Xultophy: ['insulin degludec', 'liraglutide'],
+  // Thyroid, bone, gout
+  Synthroid: ['levothyroxine'], Levoxyl: ['levothyroxine'], Unithroid: ['levothyroxine'], Euthyrox: ['levothyroxine'], Tirosint: ['levothyroxine'],
+  Cytomel: ['liothyronine'], Tapazole: ['methimazole'],
+  Fosamax: ['alendronate'], Binosto: ['alendronate'], Actonel: ['risedronate'], Atelvia: ['risedronate'], Boniva: ['ibandronate'],
+  Reclast: ['zoledronic acid'], Zometa: ['zoledronic acid'], Prolia: ['denosumab'], Xgeva: ['denosumab'], Evista: ['raloxifene'],
+  Zyloprim: ['allopurinol'], Uloric: ['febuxostat'], Colcrys: ['colchicine'], Mitigare: ['colchicine'], Gloperba: ['colchicine'],
+  Rayos: ['prednisone'],
+  // Analgesics
+  Advil: ['ibuprofen'], Motrin: ['ibuprofen'], Aleve: ['naproxen'], Naprosyn: ['naproxen'], Anaprox: ['naproxen'], Celebrex: ['celecoxib'],
+  Voltaren: ['diclofenac'], Cataflam: ['diclofenac'], Zorvolex: ['diclofenac'], Mobic: ['meloxicam'], Toradol: ['ketorolac'], Sprix: ['ketorolac'],
+  Indocin: ['indomethacin'], Tivorbex: ['indomethacin'], Relafen: ['nabumetone'], Lodine: ['etodolac'], Tylenol: ['acetaminophen'],
+  Ultram: ['tramadol'],
+  // Asthma/COPD (Stiolto: tiotropium/olodaterol, and Bevespi: glycopyrrolate/formoterol, are given the ingredients we hold codes for)
+  Ventolin: ['albuterol'], ProAir: ['albuterol'], Proventil: ['albuterol'], Flovent: ['fluticasone'], Arnuity: ['fluticasone'],
+  Pulmicort: ['budesonide'], Qvar: ['beclomethasone'], Asmanex: ['mometasone'], Serevent: ['salmeterol'], Spiriva: ['tiotropium'],
+  Atrovent: ['ipratropium'], Singulair: ['montelukast'], Symbicort: ['budesonide', 'formoterol'], Breyna: ['budesonide', 'formoterol'],
+  Advair: ['fluticasone', 'salmeterol'], Wixela: ['fluticasone', 'salmeterol'], AirDuo: ['fluticasone', 'salmeterol'],
+  Dulera: ['mometasone', 'formoterol'], Combivent: ['ipratropium', 'albuterol'], Stiolto: ['tiotropium'], Bevespi: ['formoterol'],
+  // Acid suppression
+  Prilosec: ['omeprazole'], Protonix: ['pantoprazole'], Nexium: ['esomeprazole'], Prevacid: ['lansoprazole'], Aciphex: ['rabeprazole'],
+  Dexilant: ['dexlansoprazole'], Pepcid: ['famotidine'], Tagamet: ['cimetidine'], Zantac: ['ranitidine'],
+  // Bladder, prostate and anticholinergics
+  Ditropan: ['oxybutynin'], Oxytrol: ['oxybutynin'], Gelnique: ['oxybutynin'], Detrol: ['tolterodine'], Vesicare: ['solifenacin'],
+  Enablex: ['darifenacin'], Toviaz: ['fesoterodine'], Myrbetriq: ['mirabegron'], Flomax: ['tamsulosin'], Proscar: ['finasteride'],
+  Propecia: ['finasteride'], Benadryl: ['diphenhydramine'], Atarax: ['hydroxyzine'], Vistaril: ['hydroxyzine'],
+  'Chlor-Trimeton': ['chlorpheniramine'], Flexeril: ['cyclobenzaprine'], Amrix: ['cyclobenzaprine'], Elavil: ['amitriptyline'],
+  Pamelor: ['nortriptyline'],
+  // Dementia, migraine
+  Aricept: ['donepezil'], Namenda: ['memantine'], Exelon: ['rivastigmine'], Razadyne: ['galantamine'], Namzaric: ['donepezil', 'memantine'],
+  Imitrex: ['sumatriptan'], Maxalt: ['rizatriptan'], Zomig: ['zolmitriptan'], Topamax: ['topiramate'], Trokendi: ['topiramate'],
+  Qudexy: ['topiramate'], Depakote: ['valproic acid'],
+  // Antidepressants
+  Zoloft: ['sertraline'], Lexapro: ['escitalopram'], Celexa: ['citalopram'], Prozac: ['fluoxetine'], Paxil: ['paroxetine'],
+  Luvox: ['fluvoxamine'], Effexor: ['venlafaxine'], Pristiq: ['desvenlafaxine'], Cymbalta: ['duloxetine'], Wellbutrin: ['bupropion'],
+  Remeron: ['mirtazapine'], Desyrel: ['trazodone'], Trintellix: ['vortioxetine'], Lithobid: ['lithium carbonate'],
+  // Antibacterials
+  Amoxil: ['amoxicillin'], Augmentin: ['amoxicillin', 'clavulanate'], 'Amox-Clav': ['amoxicillin', 'clavulanate'],
+  Vibramycin: ['doxycycline'], Doryx: ['doxycycline'], Keflex: ['cephalexin'], Omnicef: ['cefdinir'], Ceftin: ['cefuroxime'],
+  Rocephin: ['ceftriaxone'], Levaquin: ['levofloxacin'], Avelox: ['moxifloxacin'], Cipro: ['ciprofloxacin'], Zithromax: ['azithromycin'],
+  'Z-Pak': ['azithromycin'], Biaxin: ['clarithromycin'], Cleocin: ['clindamycin'], Bactrim: ['sulfamethoxazole', 'trimethoprim'],
+  Septra: ['sulfamethoxazole', 'trimethoprim'], 'TMP-SMX': ['sulfamethoxazole', 'trimethoprim'], 'SMX-TMP': ['sulfamethoxazole', 'trimethoprim'],
+  'co-trimoxazole': ['sulfamethoxazole', 'trimethoprim'], Macrobid: ['nitrofurantoin'], Macrodantin: ['nitrofurantoin'], Flagyl: ['metronidazole'],
+  // Corticosteroids
+  Medrol: ['methylprednisolone'], 'Solu-Medrol': ['methylprednisolone'], Decadron: ['dexamethasone'], Orapred: ['prednisolone'],
+  Millipred: ['prednisolone'], Cortef: ['hydrocortisone'],
+  // Androgens, androgen-deprivation therapy
+  AndroGel: ['testosterone'], Testim: ['testosterone'], 'Depo-Testosterone': ['testosterone'], Xyosted: ['testosterone'],
+  Aveed: ['testosterone'], Jatenzo: ['testosterone'], Methitest: ['methyltestosterone'], Lupron: ['leuprolide'], Eligard: ['leuprolide'],
+  Zoladex: ['goserelin'], Firmagon: ['degarelix'], Casodex: ['bicalutamide'], Zytiga: ['abiraterone'], Yonsa: ['abiraterone'],
+  Xtandi: ['enzalutamide'],
+};
+
+/**
+ * Ingredients the tasks' conditions are treated with whose RxNorm RXCUI we could not verify from a source: recognised
+ * by name (generic and brand) for graders that work with names, but given no RXCUI (never an invented one).
+ */
+export const UNCODED_INGREDIENTS: Readonly<Record<string, string[]>> = {
+  patiromer: ['Veltassa'], 'sodium zirconium cyclosilicate': ['Lokelma', 'SZC'],
+  'sodium polystyrene sulfonate': ['Kayexalate', 'SPS'],
+  erenumab: ['Aimovig'], fremanezumab: ['Ajovy'], galcanezumab: ['Emgality'], eptinezumab: ['Vyepti'], rimegepant: ['Nurtec'],
+  atogepant: ['Qulipta'], zavegepant: ['Zavzpret'],
+  olodaterol: ['Striverdi'], aclidinium: ['Tudorza'], glycopyrrolate: ['Lonhala', 'Seebri'], revefenacin: ['Yupelri'],
+  trospium: ['Sanctura'], vibegron: ['Gemtesa'],
+  relugolix: ['Orgovyx'], apalutamide: ['Erleada'], darolutamide: ['Nubeqa'], triptorelin: ['Trelstar'],
+  'bempedoic acid': ['Nexletol'], 'icosapent ethyl': ['Vascepa'], teriparatide: ['Forteo'], romosozumab: ['Evenity'],
+};
