@@ -1,32 +1,67 @@
-// Reference solution: read the orders and the potassium trend, stop lisinopril with the reason, order a repeat BMP.
+// Reference solution: read the medication list and the potassium history, then act on the latest potassium only as
+// far as it requires (task check's mutation test needs every write to matter):
+//   K >= 5.5: stop potassium supplements / potassium-sparing diuretics; at K >= 6.0 with nothing else to stop, stop
+//   the ACE inhibitor too; recheck potassium with a BMP in 2 days;
+//   K <= 5.0 (an earlier high value resolved): change nothing.
+// Thresholds and drug lists come from facts.ts; the reading and the decision are this file's own code.
 import type { MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { effectiveTime, isMedication } from '../../../graders/lib/index.ts';
-import { LISINOPRIL } from './grader.ts';
+import { FLOWSHEET, HYPERKALEMIA, LISINOPRIL, LOINC, POTASSIUM_BANDS, RXNORM, STOP_AT_HIGH, type DrugGroup } from './facts.ts';
+
+const when = (o: Observation) => Date.parse(o.effectiveDateTime ?? o.effectivePeriod?.start ?? o.issued ?? '');
+
+/** Whether an order is one of the group's drugs: an RxNorm ingredient code, or its name in the drug text. */
+function orderIs(order: MedicationRequest, group: DrugGroup): boolean {
+  const concept = order.medicationCodeableConcept;
+  if (concept?.coding?.some((c) => c.system === RXNORM && c.code && group.rxcuis.includes(c.code))) return true;
+  const text = [concept?.text, ...(concept?.coding ?? []).map((c) => c.display)].join(' ').toLowerCase();
+  return group.ingredients.some((name) => text.includes(name));
+}
+
+function stop(order: MedicationRequest, k: number): { op: string; path: string; value: unknown }[] {
+  return [
+    { op: 'replace', path: '/status', value: 'stopped' },
+    { op: 'add', path: '/statusReason', value: { coding: [HYPERKALEMIA], text: `Hyperkalemia (K ${k} mmol/L)` } },
+  ];
+}
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
   await fhir.read('Patient', patient);
-  const orders = await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active' });
-  const potassium = await fhir.search<Observation>('Observation', { patient, code: 'http://loinc.org|2823-3', _sort: '-date' });
-  await fhir.search('Observation', { patient, code: 'http://loinc.org|33914-3', _sort: '-date' });
-  const latest = [...potassium].sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)))[0];
+  await fhir.search('Condition', { patient, 'clinical-status': 'active' });
+  const active = (await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active' })).filter((o) => o.status === 'active');
+  const results = await fhir.search<Observation>('Observation', { patient, code: `${LOINC}|2823-3,${LOINC}|6298-4,${FLOWSHEET}|K`, _sort: '-date' });
+  await fhir.search('Observation', { patient, code: `${LOINC}|33914-3,${LOINC}|62238-1,${FLOWSHEET}|EGFR`, _sort: '-date' });
+  const latest = results.filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined).sort((a, b) => when(b) - when(a))[0]!;
   const k = latest.valueQuantity!.value!;
+  const day = (latest.effectiveDateTime ?? '').slice(0, 10);
 
-  const ace = orders.filter((o) => isMedication(o.medicationCodeableConcept, LISINOPRIL));
-  for (const order of ace) {
-    await fhir.patch('MedicationRequest', order.id!, [
-      { op: 'replace', path: '/status', value: 'stopped' },
-      { op: 'add', path: '/statusReason', value: { coding: [{ system: 'http://snomed.info/sct', code: '14140009', display: 'Hyperkalemia' }], text: `Hyperkalemia (K ${k} mmol/L)` } },
-    ]);
+  if (k <= POTASSIUM_BANDS.NORMAL_MAX) {
+    await finish(`Latest K ${k} mmol/L (${day}): normal; the earlier high value has resolved. Continue lisinopril unchanged; no new orders.`);
+    return;
+  }
+  if (k < POTASSIUM_BANDS.HIGH) throw new Error(`K ${k} is in the band this task has no variant for`);
+
+  const done: string[] = [];
+  const raising = active.filter((o) => STOP_AT_HIGH.some((g) => orderIs(o, g)));
+  for (const order of raising) {
+    await fhir.patch('MedicationRequest', order.id!, stop(order, k));
+    done.push(`stopped ${order.medicationCodeableConcept?.text ?? 'potassium-raising drug'}`);
+  }
+  if (k >= POTASSIUM_BANDS.MUST_LOWER && raising.length === 0) {
+    const aceOrders = active.filter((o) => orderIs(o, { name: 'lisinopril', ingredients: [LISINOPRIL.name], rxcuis: LISINOPRIL.products }));
+    for (const order of aceOrders) await fhir.patch('MedicationRequest', order.id!, stop(order, k));
+    done.push('stopped lisinopril (re-challenge at a lower dose once K < 5.0)');
+  } else {
+    done.push('lisinopril continued unchanged (low-potassium diet advice)');
   }
   const lab: ServiceRequest = {
     resourceType: 'ServiceRequest', status: 'active', intent: 'order', priority: 'urgent',
     category: [{ coding: [{ system: 'http://snomed.info/sct', code: '108252007', display: 'Laboratory procedure' }] }],
-    code: { coding: [{ system: 'http://loinc.org', code: '51990-0', display: 'Basic metabolic panel - Blood' }] },
+    code: { coding: [{ system: LOINC, code: '51990-0', display: 'Basic metabolic panel - Blood' }] },
     subject: { reference: `Patient/${patient}` }, authoredOn: now, requester: { reference: task.requester.reference },
-    occurrenceDateTime: new Date(Date.parse(now) + 3 * 86400_000).toISOString(),
-    reasonCode: [{ text: `Hyperkalemia, K ${k} mmol/L; lisinopril stopped` }],
+    occurrenceDateTime: new Date(Date.parse(now) + 2 * 86400_000).toISOString(),
+    reasonCode: [{ text: `Hyperkalemia, K ${k} mmol/L` }],
   };
   await fhir.create(lab);
-  await finish(`Latest K ${k} mmol/L (${effectiveTime(latest).slice(0, 10)}). Stopped lisinopril for hyperkalemia; repeat BMP ordered in 3 days.`);
+  await finish(`Latest K ${k} mmol/L (${day}). ${done.join('; ')}. Repeat BMP ordered in 2 days.`);
 }
