@@ -35,7 +35,9 @@ export function buildRxNormVocabulary(): RxNormVocabulary {
     concept.synonyms = [...(concept.synonyms ?? []), synonym];
   };
 
+  const abbreviations = new Map<string, string[]>();
   for (const row of INGREDIENTS) {
+    abbreviations.set(row.rxcui, (row.names ?? []).filter(isAbbreviation));
     put(row.rxcui, { display: row.name, tty: 'IN', ingredients: [row.rxcui], ...(row.names ? { synonyms: [...row.names] } : {}) });
     rxcuiByIngredient.set(row.name.toLowerCase(), row.rxcui);
     names.add(row.name, [row.name]);
@@ -70,7 +72,12 @@ export function buildRxNormVocabulary(): RxNormVocabulary {
       if (found.length !== 1) throw new Error(`RxNorm table: ${tty} ${code} "${name}": "${c.substance}" names ${found.length} held ingredients`);
       return { substance: c.substance, ingredient: rxcuiOf(found[0]), value: c.value, unit: c.unit };
     });
-    return { display: name, tty, ingredients: [...new Set(strengths.map((s) => s.ingredient))], strengths };
+    const ingredients = [...new Set(strengths.map((s) => s.ingredient))];
+    // "losartan HCTZ" should find "hydrochlorothiazide 12.5 MG / losartan potassium 50 MG Oral Tablet": the product
+    // is also known by its name with an ingredient's abbreviation (HCTZ, ASA, APAP) in place of the ingredient.
+    const synonyms = ingredients.flatMap((i) => (abbreviations.get(i) ?? []).map((a) => name.replace(concepts[i].display, a)))
+      .filter((s) => s !== name);
+    return { display: name, tty, ingredients, strengths, ...(synonyms.length ? { synonyms } : {}) };
   };
   const componentByText = new Map<string, string>();
   for (const [code, name] of COMPONENTS) {
@@ -99,4 +106,9 @@ export function buildRxNormVocabulary(): RxNormVocabulary {
     put(code, { ...concept, ...(generic ? { generic } : {}), ...(bn ? { brand: bn } : {}) });
   }
   return { concepts, names, rxcuiByIngredient };
+}
+
+/** An abbreviation clinicians write for an ingredient: short, mostly capitals (HCTZ, ASA, APAP, KCl, HCQ). */
+function isAbbreviation(name: string): boolean {
+  return name.length <= 5 && (name.match(/[A-Z]/g)?.length ?? 0) >= 2;
 }
