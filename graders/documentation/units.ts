@@ -1,57 +1,61 @@
-// Units for comparing a quoted value with the chart: spellings of one unit, analyte-specific conversions (glucose,
-// creatinine, lipids mg/dL <-> mmol/L, A1c % <-> mmol/mol ...) from a data table, and the grader library's
-// dimensional conversions (g/dL <-> g/L, mg <-> mcg) for everything else.
+// Units for comparing a quoted value with the chart. Only what is specific to an analyte lives here (data table:
+// glucose, creatinine, lipids mg/dL <-> mmol/L, A1c % <-> mmol/mol - conversions that need a molar mass or a
+// non-linear scale, and the unit a bare number is read in); spellings and every dimensional conversion (g/dL <-> g/L,
+// mg <-> mcg, degF <-> Cel, lb <-> kg, mEq/L <-> mmol/L) are UCUM's, through graders/lib/units.ts.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { convert } from '../lib/units.ts';
+import { convert, ucumCode } from '../lib/units.ts';
 
-interface ConversionTable {
-  equivalent: string[][];
-  analytes: Record<string, { canonical: string; units: Record<string, { factor: number; offset?: number }> }>;
+interface Factor {
+  factor: number;
+  offset?: number;
 }
 
-const table = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'data', 'conversions.json'), 'utf8')) as ConversionTable;
-const canonicalSpelling = new Map<string, string>();
-for (const group of table.equivalent) for (const u of group) canonicalSpelling.set(u, group[0]);
+interface AnalyteTable {
+  analytes: Record<string, { canonical: string; units: Record<string, Factor> }>;
+}
 
-/** Lower-cased, spaces dropped, spelling variants folded ("mm Hg" -> "mm[hg]", "K/uL" -> "10*3/ul"). */
+/** One key per unit whatever its spelling: "mEq/L", "mmol/l" and "MMOL/L" share one; "K/uL" and "10*3/uL" too. */
 export function unitKey(unit: string | undefined): string {
-  const u = (unit ?? '').trim().toLowerCase().replace(/\s+/g, '');
-  return canonicalSpelling.get(u) ?? u;
+  return ucumCode(unit).toLowerCase();
 }
+
+const table = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'data', 'conversions.json'), 'utf8')) as AnalyteTable;
+// The table's units re-keyed by unitKey, so a chart's "umol/L" or "µmol/L" finds the "umol/l" row.
+const analytes = new Map(Object.entries(table.analytes).map(([code, entry]) => [
+  code,
+  { canonical: entry.canonical, units: new Map(Object.entries(entry.units).map(([u, f]) => [unitKey(u), f])) },
+]));
 
 /** The analyte's canonical unit for a LOINC code (first one found among `codes`), if the table knows it. */
 export function canonicalUnit(loincCodes: string[]): string | undefined {
-  for (const c of loincCodes) if (table.analytes[c]) return table.analytes[c].canonical;
+  for (const c of loincCodes) {
+    const entry = analytes.get(c);
+    if (entry) return entry.canonical;
+  }
   return undefined;
 }
 
 /** `value` in `from` expressed in `to` for an analyte (LOINC codes), or undefined when they cannot be compared. */
 export function convertValue(value: number, from: string | undefined, to: string | undefined, loincCodes: string[] = []): number | undefined {
-  const a = unitKey(from);
-  const b = unitKey(to);
-  if (a === b) return value;
+  if (unitKey(from) === unitKey(to)) return value;
   for (const code of loincCodes) {
-    const entry = table.analytes[code];
+    const entry = analytes.get(code);
     if (!entry) continue;
-    const toCanonical = (v: number, u: string): number | undefined => {
-      if (u === unitKey(entry.canonical)) return v;
-      const f = entry.units[u];
-      if (f) return v * f.factor + (f.offset ?? 0);
-      const generic = convert(v, u, entry.canonical);
-      return generic;
+    // Through the analyte's canonical unit: its own factor when the table has one, else UCUM (mg/L -> mg/dL).
+    const toCanonical = (v: number, u: string | undefined): number | undefined => {
+      const f = entry.units.get(unitKey(u));
+      return f ? v * f.factor + (f.offset ?? 0) : convert(v, u, entry.canonical);
     };
-    const fromCanonical = (v: number, u: string): number | undefined => {
-      if (u === unitKey(entry.canonical)) return v;
-      const f = entry.units[u];
-      if (f) return (v - (f.offset ?? 0)) / f.factor;
-      return convert(v, entry.canonical, u);
+    const fromCanonical = (v: number, u: string | undefined): number | undefined => {
+      const f = entry.units.get(unitKey(u));
+      return f ? (v - (f.offset ?? 0)) / f.factor : convert(v, entry.canonical, u);
     };
-    const c = toCanonical(value, a);
+    const c = toCanonical(value, from);
     if (c === undefined) continue;
-    const out = fromCanonical(c, b);
+    const out = fromCanonical(c, to);
     if (out !== undefined) return out;
   }
-  return convert(value, a, b);
+  return convert(value, from, to);
 }

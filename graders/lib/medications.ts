@@ -1,10 +1,25 @@
 // Medication orders (MedicationRequest): drug by RxNorm code or ingredient, dose within tolerance after unit
-// conversion, route, frequency from timing (repeat or code) or text, intent and status.
-import type { Dosage, MedicationRequest } from '@medplum/fhirtypes';
+// conversion (a count of tablets times the product's strength counts as the amount it is), route (Dosage.route, the
+// sig, or the dose form), frequency from timing (repeat or code) or text, intent and status. The readers live in
+// ./dose/ (strength, sig text, frequency, route); this file combines them for an order.
+import type { CodeableConcept, Dosage, Medication, MedicationRequest } from '@medplum/fhirtypes';
+import { ingredientsOf } from '../../seed/codes/index.ts';
 import { describeConcept, isMedication, RXNORM } from './codings.ts';
+import { readDose, type DoseOptions, type DoseReading } from './dose/amount.ts';
+import { timesPerDay } from './dose/frequency.ts';
+import { expectedRoutes, routeOf, type RouteReading } from './dose/route.ts';
+import { medicationNames, type MedicationSource } from './dose/strength.ts';
 import { bestOf, matchOf, type Match } from './match.ts';
 import { checkOneOf, checkPatient, label } from './resources.ts';
 import { convert, withinTolerance } from './units.ts';
+
+export { timesPerDay, frequencyFromText, frequencyOfTiming } from './dose/frequency.ts';
+export { readDose, doseIn, strengthIn, type DoseOptions, type DoseReading } from './dose/amount.ts';
+export { doseInText } from './dose/sig.ts';
+export { strengthFor, strengthsOf, strengthsInName, type IngredientStrength, type MedicationSource } from './dose/strength.ts';
+export { routeOf, routeInText, routeOfWord, routesOfDoseForm, type Route, type RouteReading } from './dose/route.ts';
+
+type Tolerance = { absolute?: number; relative?: number };
 
 export interface MedicationExpectation {
   patient?: string;
@@ -12,8 +27,12 @@ export interface MedicationExpectation {
   codes?: string[];
   /** RxNorm ingredient RXCUIs: any product containing one matches. */
   ingredients?: string[];
-  /** Dose per administration. */
-  dose?: { value: number; unit: string; tolerance?: { absolute?: number; relative?: number } };
+  /** Dose per administration (of the expected ingredient, for a combination product). */
+  dose?: { value: number; unit: string; tolerance?: Tolerance };
+  /** Total per day (dose x administrations per day, summed over concurrent dosages): 500 mg BID == 1000 mg daily. */
+  dailyDose?: { value: number; unit: string; tolerance?: Tolerance };
+  /** The most per day that is acceptable (e.g. a renal dose cap); an order whose daily dose is unknown fails. */
+  maxDailyDose?: { value: number; unit: string };
   /** Accepted routes, as SNOMED codes or words (e.g. ['26643006', 'oral', 'po']). */
   route?: string[];
   /** Administrations per day (e.g. 2 for BID), within ±0.01. */
@@ -22,94 +41,138 @@ export interface MedicationExpectation {
   status?: string[];
 }
 
-const UNITS_OF_TIME_PER_DAY: Record<string, number> = { s: 86400, min: 1440, h: 24, d: 1, wk: 1 / 7, mo: 1 / 30, a: 1 / 365 };
-
-/** HL7 v3 GTSAbbreviation timing codes and common sig abbreviations, as administrations per day. */
-const TIMING_CODES: Record<string, number> = {
-  QD: 1, DAILY: 1, QAM: 1, QPM: 1, QHS: 1, HS: 1, BID: 2, TID: 3, QID: 4, Q4H: 6, Q6H: 4, Q8H: 3, Q12H: 2, Q24H: 1, QOD: 0.5, WK: 1 / 7,
-};
-
-// Most specific first: "twice daily" also contains "daily".
-const FREQUENCY_WORDS: [RegExp, number][] = [
-  [/\b(twice|two times|2 times|2x)\s*(a|per|each)?\s*day\b|\btwice daily\b|\bb\.?i\.?d\.?\b|\bq12h\b|\bevery 12 hours\b/i, 2],
-  [/\b(three times|3 times|3x)\s*(a|per|each)?\s*day\b|\bt\.?i\.?d\.?\b|\bq8h\b|\bevery 8 hours\b/i, 3],
-  [/\b(four times|4 times|4x)\s*(a|per|each)?\s*day\b|\bq\.?i\.?d\.?\b|\bq6h\b|\bevery 6 hours\b/i, 4],
-  [/\bweekly\b|\bonce (a|per) week\b/i, 1 / 7],
-  [/\bevery other day\b|\bq\.?o\.?d\.?\b/i, 0.5],
-  [/\b(once|one time|1 time|1x)\s*(a|per|each)?\s*day\b|\bonce daily\b|\bdaily\b|\bevery day\b|\bq\.?d\.?\b|\bq24h\b|\bnightly\b|\bat bedtime\b|\bevery (morning|evening)\b/i, 1],
-];
-
-/** Administrations per day of a dosage: timing.repeat, else timing.code, else the text; undefined when unknown. */
-export function timesPerDay(dosage: Dosage | undefined): number | undefined {
-  const repeat = dosage?.timing?.repeat;
-  if (repeat?.frequency !== undefined && repeat.period !== undefined && repeat.periodUnit) {
-    const perUnit = UNITS_OF_TIME_PER_DAY[repeat.periodUnit];
-    if (perUnit !== undefined && repeat.period > 0) return (repeat.frequency / repeat.period) * perUnit * ((repeat.frequencyMax ?? repeat.frequency) / repeat.frequency);
-  }
-  if (repeat?.timeOfDay && repeat.timeOfDay.length > 0 && repeat.frequency === undefined) return repeat.timeOfDay.length;
-  for (const coding of dosage?.timing?.code?.coding ?? []) {
-    const n = coding.code ? TIMING_CODES[coding.code.toUpperCase()] : undefined;
-    if (n !== undefined) return n;
-  }
-  const text = [dosage?.timing?.code?.text, dosage?.text, dosage?.patientInstruction].filter(Boolean).join(' ');
-  for (const [pattern, n] of FREQUENCY_WORDS) if (pattern.test(text)) return n;
-  return undefined;
+/** The drug of an order: its medicationCodeableConcept, or the code of a contained Medication it references. */
+export function medicationOf(order: MedicationRequest): { concept?: CodeableConcept; medication?: Medication } {
+  if (order.medicationCodeableConcept) return { concept: order.medicationCodeableConcept };
+  const ref = order.medicationReference?.reference;
+  const contained = ref?.startsWith('#') ? order.contained?.find((r): r is Medication => r.resourceType === 'Medication' && r.id === ref.slice(1)) : undefined;
+  return contained ? { concept: contained.code, medication: contained } : {};
 }
 
-/** The first dose quantity of a dosage (doseAndRate.doseQuantity), or one written in the text ("10 mg"). */
-export function doseOf(dosage: Dosage | undefined): { value: number; unit: string } | undefined {
-  for (const dr of dosage?.doseAndRate ?? []) {
-    const q = dr.doseQuantity;
-    if (q?.value !== undefined) return { value: q.value, unit: q.unit ?? q.code ?? '' };
+function productOf(order: MedicationRequest): MedicationSource {
+  const { concept, medication } = medicationOf(order);
+  return medication ?? concept;
+}
+
+/**
+ * The dosages given together: FHIR dosages with the same `sequence` (or none) are concurrent ("1000 mg in the morning"
+ * and "500 mg at night"); later sequences are later steps of a taper or titration.
+ */
+export function concurrentDosages(order: MedicationRequest): Dosage[] {
+  const all = order.dosageInstruction ?? [];
+  if (all.length <= 1) return all;
+  const first = Math.min(...all.map((d) => d.sequence ?? 0));
+  return all.filter((d) => (d.sequence ?? 0) === first);
+}
+
+/** The first dose quantity of a dosage: an amount (mg, mcg...), or a count of dose units times the product's strength
+ * when `medication` says it ("1 {tbl}" of lisinopril 10 MG Oral Tablet is 10 mg), or the dose the text states. */
+export function doseOf(dosage: Dosage | undefined, medication?: MedicationSource, options: DoseOptions = {}): { value: number; unit: string } | undefined {
+  const d = readDose(dosage, medication, options);
+  return d ? { value: d.value, unit: d.unit } : undefined;
+}
+
+/** The dose per administration of an order (first concurrent dosage), read against its own product. */
+export function orderDose(order: MedicationRequest, options: DoseOptions = {}): DoseReading | undefined {
+  return readDose(concurrentDosages(order)[0], productOf(order), options);
+}
+
+/**
+ * Total per day in `unit` (e.g. 'mg'): dose x administrations per day, summed over concurrent dosages. Undefined
+ * when any part is unknown (no frequency, a count of tablets of unknown strength, a volume without concentration).
+ */
+export function dailyDose(order: MedicationRequest, unit: string, options: DoseOptions = {}): number | undefined {
+  const dosages = concurrentDosages(order);
+  if (dosages.length === 0) return undefined;
+  let total = 0;
+  for (const d of dosages) {
+    const dose = readDose(d, productOf(order), options);
+    const amount = dose ? convert(dose.value, dose.unit, unit) : undefined;
+    const n = timesPerDay(d);
+    if (amount === undefined || n === undefined) return undefined;
+    total += amount * n;
   }
-  const m = /(\d+(?:\.\d+)?)\s*(mg|g|mcg|ug|µg|units?|ml)\b/i.exec(dosage?.text ?? '');
-  return m ? { value: Number(m[1]), unit: m[2] } : undefined;
+  return Number(total.toPrecision(12));
 }
 
-function routeWords(dosage: Dosage | undefined): string[] {
-  const route = dosage?.route;
-  const words = [...(route?.coding ?? []).flatMap((c) => [c.code, c.display]), route?.text];
-  const text = dosage?.text ?? '';
-  if (/\b(by mouth|orally|p\.?o\.?)\b/i.test(text)) words.push('oral');
-  return words.filter((w): w is string => !!w).map((w) => w.toLowerCase());
+/** The route of an order's first dosage, falling back on its dose form ("Oral Tablet"). */
+export function orderRoute(order: MedicationRequest): RouteReading {
+  return routeOf(concurrentDosages(order)[0], medicationNames(productOf(order)));
 }
 
-const ROUTE_SYNONYMS: Record<string, string[]> = {
-  oral: ['oral', 'po', 'by mouth', '26643006', 'oral route'],
-  po: ['oral', 'po', 'by mouth', '26643006', 'oral route'],
-  '26643006': ['oral', 'po', 'by mouth', '26643006', 'oral route'],
-};
+function describeDose(d: DoseReading): string {
+  const shown = `${round(d.value)} ${d.unit || '(no unit)'}`;
+  return d.stated && (d.stated.value !== d.value || d.stated.unit !== d.unit) ? `${shown} (${d.reading})` : shown;
+}
+
+function checkDose(order: MedicationRequest, expected: NonNullable<MedicationExpectation['dose']>, options: DoseOptions, mismatches: string[]): void {
+  const want = `${expected.value} ${expected.unit}`;
+  const dosages = concurrentDosages(order);
+  if (dosages.length === 0) mismatches.push(`no dose given, expected ${want}`);
+  // Every concurrent dosage must give the expected dose ("500 mg in the morning" + "500 mg at night" is 500 mg BID).
+  for (const dosage of dosages) {
+    const dose = readDose(dosage, productOf(order), options);
+    const inUnit = dose ? convert(dose.value, dose.unit, expected.unit) : undefined;
+    if (!dose) mismatches.push(`no dose given, expected ${want}`);
+    else if (inUnit === undefined) mismatches.push(`dose ${describeDose(dose)} cannot be compared with ${expected.unit}: dose unit ${dose.unit || '(none)'}${dose.stated ? ' and no known strength or concentration' : ''}`);
+    else if (!withinTolerance(inUnit, expected.value, expected.tolerance ?? { relative: 0.1 })) mismatches.push(`dose is ${describeDose(dose)}, expected ${want}`);
+    else continue;
+    return;
+  }
+}
+
+function checkRoute(order: MedicationRequest, expected: string[], mismatches: string[]): void {
+  const reading = orderRoute(order);
+  const wanted = expectedRoutes(expected);
+  const ok = reading.routes.some((r) => wanted.routes.includes(r)) || reading.written.some((w) => wanted.literal.includes(w));
+  if (ok) return;
+  const written = reading.written.length ? reading.written.join('/') : '(missing)';
+  const read = reading.routes.length ? ` (read as ${reading.routes.join(' or ')} from ${reading.from})` : '';
+  mismatches.push(`route is ${written}${read}, expected ${expected.join(' or ')}`);
+}
+
+/** Administrations per day of an order: concurrent dosages add up ("1 tab in the morning" + "1 tab at night" = 2). */
+export function orderTimesPerDay(order: MedicationRequest): number | undefined {
+  let total = 0;
+  for (const d of concurrentDosages(order)) {
+    const n = timesPerDay(d);
+    if (n === undefined) return undefined;
+    total += n;
+  }
+  return concurrentDosages(order).length ? total : undefined;
+}
 
 export function matchMedicationOrder(order: MedicationRequest, expected: MedicationExpectation): Match<MedicationRequest> {
   const mismatches: string[] = [];
   if (order.resourceType !== 'MedicationRequest') return matchOf([`is a ${order.resourceType}, not a MedicationRequest`]);
   checkPatient(order, expected.patient, mismatches);
-  if ((expected.codes || expected.ingredients) && !isMedication(order.medicationCodeableConcept, expected)) {
+  const { concept, medication } = medicationOf(order);
+  if ((expected.codes || expected.ingredients) && !isMedication(concept, expected)) {
     const wanted = [...(expected.codes ?? []).map((c) => `rxnorm|${c}`), ...(expected.ingredients ?? []).map((c) => `ingredient rxnorm|${c}`)].join(' or ');
-    mismatches.push(`drug is ${order.medicationReference ? `a reference (${order.medicationReference.reference}), not an RxNorm code` : describeConcept(order.medicationCodeableConcept)}, expected ${wanted}`);
+    const what = order.medicationReference && !medication ? `a reference (${order.medicationReference.reference}), not an RxNorm code` : describeConcept(concept);
+    mismatches.push(`drug is ${what}, expected ${wanted}`);
   }
   checkOneOf('status', order.status, expected.status, mismatches);
   checkOneOf('intent', order.intent, expected.intent, mismatches);
-  const dosage = order.dosageInstruction?.[0];
-  if (expected.dose) {
-    const dose = doseOf(dosage);
-    const inUnit = dose ? convert(dose.value, dose.unit, expected.dose.unit) : undefined;
-    const want = `${expected.dose.value} ${expected.dose.unit}`;
-    if (!dose) mismatches.push(`no dose given, expected ${want}`);
-    else if (inUnit === undefined) mismatches.push(`dose unit ${dose.unit || '(none)'} cannot be compared with ${expected.dose.unit}`);
-    else if (!withinTolerance(inUnit, expected.dose.value, expected.dose.tolerance ?? { relative: 0.1 })) mismatches.push(`dose is ${dose.value} ${dose.unit}, expected ${want}`);
+  // The dose of a combination product is the expected ingredient's (lisinopril in lisinopril/HCTZ).
+  const options: DoseOptions = { ingredients: expected.ingredients ?? (expected.codes ?? []).flatMap((c) => ingredientsOf(c)) };
+  if (expected.dose) checkDose(order, expected.dose, options, mismatches);
+  if (expected.dailyDose || expected.maxDailyDose) {
+    const unit = (expected.dailyDose ?? expected.maxDailyDose)!.unit;
+    const perDay = dailyDose(order, unit, options);
+    if (perDay === undefined) mismatches.push(`daily dose unknown (dose, strength or frequency not stated), expected ${expected.dailyDose ? `${expected.dailyDose.value}` : `at most ${expected.maxDailyDose!.value}`} ${unit}/day`);
+    else {
+      if (expected.dailyDose && !withinTolerance(perDay, expected.dailyDose.value, expected.dailyDose.tolerance ?? { relative: 0.1 })) mismatches.push(`daily dose is ${round(perDay)} ${unit}, expected ${expected.dailyDose.value} ${unit}`);
+      if (expected.maxDailyDose && perDay > expected.maxDailyDose.value * (1 + 1e-9)) mismatches.push(`daily dose is ${round(perDay)} ${unit}, above the maximum ${expected.maxDailyDose.value} ${unit}`);
+    }
   }
-  if (expected.route) {
-    const words = routeWords(dosage);
-    const accepted = expected.route.flatMap((r) => ROUTE_SYNONYMS[r.toLowerCase()] ?? [r.toLowerCase()]);
-    if (!words.some((w) => accepted.includes(w))) mismatches.push(`route is ${words.length ? words.join('/') : '(missing)'}, expected ${expected.route.join(' or ')}`);
-  }
+  if (expected.route) checkRoute(order, expected.route, mismatches);
   if (expected.timesPerDay !== undefined) {
-    const n = timesPerDay(dosage);
+    const n = orderTimesPerDay(order);
     if (n === undefined) mismatches.push(`frequency not given (no timing and no recognisable text), expected ${expected.timesPerDay}/day`);
     else if (Math.abs(n - expected.timesPerDay) > 0.01) mismatches.push(`frequency is ${round(n)}/day, expected ${expected.timesPerDay}/day`);
   }
-  return matchOf(mismatches, [`${label(order)}: ${describeConcept(order.medicationCodeableConcept)}, status ${order.status}`], order);
+  return matchOf(mismatches, [`${label(order)}: ${describeConcept(concept)}, status ${order.status}`], order);
 }
 
 /** The best of several orders for the expectation (e.g. every MedicationRequest the session created). */
@@ -118,5 +181,5 @@ export function findMedicationOrder(orders: MedicationRequest[], expected: Medic
 }
 
 function round(n: number): number {
-  return Math.round(n * 100) / 100;
+  return Math.round(n * 1000) / 1000;
 }
