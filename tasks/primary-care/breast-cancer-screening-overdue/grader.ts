@@ -1,82 +1,172 @@
-// Grader: the latest mammogram and eligibility (woman 50-74, no breast cancer, nothing in 2 years) come from the
-// chart; one imaging order with a mammography code and a note that cites the chart's last mammogram date.
-import type { DiagnosticReport, DocumentReference, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
-import type { AuditEntry, Check, GraderContext, SelectContext } from '../../../harness/types.ts';
+// Grader: whether a screening mammogram is due comes from the variant's chart (age, breast cancer or bilateral
+// mastectomy, the last mammogram by any of its records - procedure or report - and the USPSTF 2024 biennial interval);
+// the orders and the note must carry out that decision. Any screening mammography order counts, however coded
+// (ORDER_GROUPS.screeningMammography: SNOMED, LOINC 24606-6, CPT 77067, HCPCS G0202, category or not).
+import type { CodeableConcept, Condition, DiagnosticReport, DocumentReference, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
+import type { AuditEntry, Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import {
-  answerField, createdResources, fetchedAny, findNote, findServiceRequest, inCodeSet, LOINC, matchOf, matchYesNo,
-  SERVICE_CATEGORIES, SNOMED, verdict, writesOnlyFor,
+  answerField, createdResources, datesIn, dateMatches, describeConcept, fetchedAll, fetchedAny, inCodeSet, matchDate, matchOf, matchOrderGroup,
+  matchYesNo, noteText, ORDER_GROUPS, verdict, type Match,
 } from '../../../graders/lib/index.ts';
+import {
+  AGREED_AGES, BILATERAL_MASTECTOMY, BREAST_CANCER, CLEARLY_DUE_AFTER_MONTHS, CLEARLY_NOT_DUE_WITHIN_MONTHS, INTERVAL_MONTHS, MAMMOGRAM,
+} from './facts.ts';
 
-export const MAMMOGRAM_ORDER = [{ system: SNOMED, codes: ['24623002', '71651007'] }, { system: LOINC, codes: ['24606-6'] }];
-const MAMMOGRAPHY = 'http://snomed.info/sct|71651007';
-const TWO_YEARS_MS = 730 * 86_400_000;
+const FINAL = ['final', 'amended', 'corrected'];
 
-export interface PriorMammogram { ref: string; when: string; dates: string[] }
+interface Record { ref: string; when: string }
 
-/** Every prior mammogram (Procedure and imaging report), newest first, with the dates it may be quoted as. */
-export async function priorMammograms(fhir: GraderContext['fhir'], patient: string): Promise<PriorMammogram[]> {
-  const procs = await fhir.search<Procedure>('Procedure', { patient, code: MAMMOGRAPHY, _count: 1000 });
-  const reports = await fhir.search<DiagnosticReport>('DiagnosticReport', { patient, code: MAMMOGRAPHY, _count: 1000 });
-  const out: PriorMammogram[] = [
-    ...procs.filter((p) => p.status === 'completed' && p.performedDateTime).map((p) => ({ ref: `Procedure/${p.id}`, when: p.performedDateTime! })),
-    ...reports.filter((r) => ['final', 'amended', 'corrected'].includes(r.status) && r.effectiveDateTime).map((r) => ({ ref: `DiagnosticReport/${r.id}`, when: r.effectiveDateTime! })),
-  ].map((m) => ({ ...m, dates: [...new Set([m.when.slice(0, 10), new Date(m.when).toISOString().slice(0, 10)])] }));
-  return out.sort((a, b) => Date.parse(b.when) - Date.parse(a.when));
+export interface BreastScreening {
+  age: number;
+  /** Every record of the most recent mammogram (a procedure and its report share the day), and its date. */
+  last?: { date: string; records: string[] };
+  monthsSince?: number;
+  mastectomy: string[];
+  cancer: string[];
+  due: boolean;
+  why: string;
 }
 
-const ageAt = (birthDate: string, now: string): number => (Date.parse(now) - Date.parse(birthDate)) / (365.25 * 86_400_000);
+function completedYears(birthDate: string, now: string): number {
+  const b = new Date(birthDate);
+  const n = new Date(now);
+  return n.getUTCFullYear() - b.getUTCFullYear() - ((n.getUTCMonth() * 100 + n.getUTCDate()) < (b.getUTCMonth() * 100 + b.getUTCDate()) ? 1 : 0);
+}
 
+/** Months between two instants, fractional (30.4375-day months): enough to keep clear of the 12 / 24 / 25 marks. */
+const monthsFrom = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / (30.4375 * 86_400_000);
+
+function isBreastCancer(concept: CodeableConcept | undefined): boolean {
+  if (inCodeSet(concept, BREAST_CANCER.codes)) return true;
+  return (concept?.coding ?? []).some((c) => c.system === BREAST_CANCER.icd10Prefixes.system && BREAST_CANCER.icd10Prefixes.prefixes.some((p) => (c.code ?? '').startsWith(p)));
+}
+
+/** The chart's screening status at `now` (the episode adds orders and notes, which change none of this). */
+export async function breastScreening(fhir: SelectContext['fhir'], patient: string, now: string): Promise<BreastScreening> {
+  const person = await fhir.read<Patient>('Patient', patient);
+  const age = completedYears(person.birthDate ?? now, now);
+  const conditions = await fhir.search<Condition>('Condition', { patient, _count: 1000 });
+  const procedures = await fhir.search<Procedure>('Procedure', { patient, _count: 1000 });
+  const reports = await fhir.search<DiagnosticReport>('DiagnosticReport', { patient, _count: 1000 });
+  const records: Record[] = [
+    ...procedures.filter((p) => p.status === 'completed' && inCodeSet(p.code, MAMMOGRAM)).map((p) => ({ ref: `Procedure/${p.id}`, when: p.performedDateTime ?? p.performedPeriod?.start ?? '' })),
+    ...reports.filter((r) => FINAL.includes(r.status) && inCodeSet(r.code, MAMMOGRAM)).map((r) => ({ ref: `DiagnosticReport/${r.id}`, when: r.effectiveDateTime ?? r.effectivePeriod?.start ?? '' })),
+  ].filter((r) => r.when).sort((a, b) => Date.parse(b.when) - Date.parse(a.when));
+  const lastDay = records[0]?.when.slice(0, 10);
+  const last = lastDay ? { date: lastDay, records: records.filter((r) => r.when.slice(0, 10) === lastDay).map((r) => r.ref) } : undefined;
+  const monthsSince = records[0] ? monthsFrom(records[0].when, now) : undefined;
+  const mastectomy = [
+    ...procedures.filter((p) => p.status === 'completed' && inCodeSet(p.code, BILATERAL_MASTECTOMY.procedures)).map((p) => `Procedure/${p.id}`),
+    ...conditions.filter((c) => inCodeSet(c.code, BILATERAL_MASTECTOMY.conditions)).map((c) => `Condition/${c.id}`),
+  ];
+  const cancer = conditions.filter((c) => isBreastCancer(c.code)).map((c) => `Condition/${c.id}`);
+  let due = false;
+  let why: string;
+  if (mastectomy.length) why = `not due: bilateral mastectomy (${mastectomy.join(', ')})`;
+  else if (cancer.length) why = `not average risk: breast cancer (${cancer.join(', ')})`;
+  else if (age < AGREED_AGES.from || age > AGREED_AGES.through) why = `age ${age} outside ${AGREED_AGES.from}-${AGREED_AGES.through}`;
+  else if (monthsSince !== undefined && monthsSince < INTERVAL_MONTHS) why = `not due: last mammogram ${last!.date} (${monthsSince.toFixed(1)} months ago)`;
+  else {
+    due = true;
+    why = `due: age ${age}, ${last ? `last mammogram ${last.date} (${monthsSince!.toFixed(1)} months ago)` : 'no mammogram on file'}`;
+  }
+  return { age, ...(last ? { last } : {}), ...(monthsSince !== undefined ? { monthsSince } : {}), mastectomy, cancer, due, why };
+}
+
+/**
+ * Variants: living women whose answer no guideline disputes - 50-74 with no mammogram for more than 25 months (due),
+ * or with one in the last 12 months (not due), or after a bilateral mastectomy (not due). No breast cancer history.
+ */
 export async function select({ fhir, patient, now }: SelectContext): Promise<boolean> {
-  const p = await fhir.read<Patient>('Patient', patient);
-  if (p.gender !== 'female' || !p.birthDate || p.deceasedBoolean || p.deceasedDateTime) return false;
-  const age = ageAt(p.birthDate, now);
-  if (age < 50 || age >= 75) return false;
-  const latest = (await priorMammograms(fhir, patient))[0];
-  return !latest || Date.parse(now) - Date.parse(latest.when) > TWO_YEARS_MS;
+  const person = await fhir.read<Patient>('Patient', patient);
+  if (person.gender !== 'female' || !person.birthDate || person.deceasedBoolean || person.deceasedDateTime) return false;
+  const s = await breastScreening(fhir, patient, now);
+  if (s.cancer.length) return false;
+  if (s.age < AGREED_AGES.from || s.age > AGREED_AGES.through) return false;
+  if (s.mastectomy.length) return true;
+  return s.monthsSince === undefined || s.monthsSince > CLEARLY_DUE_AFTER_MONTHS || s.monthsSince < CLEARLY_NOT_DUE_WITHIN_MONTHS;
 }
 
-const searched = (log: AuditEntry[], type: string) => log.some((e) => e.method === 'GET' && e.status < 300 && (e.path === type || e.path.endsWith(`/${type}`)));
+/** A successful search of a resource type (GET, or POST _search). */
+const searched = (log: AuditEntry[], type: string) => log.some((e) => e.status < 300
+  && ((e.method === 'GET' && (e.path === type || e.path.endsWith(`/${type}`))) || (e.method === 'POST' && e.path.endsWith(`${type}/_search`))));
 
-const mammogramOrders = (changes: GraderContext['changes']) => createdResources<ServiceRequest>(changes, 'ServiceRequest')
-  .filter((s) => ['active', 'draft', 'on-hold'].includes(s.status) && inCodeSet(s.code, MAMMOGRAM_ORDER));
+/** Mammogram orders the episode left in the chart (new, or with a changed status), with how each was recognised. */
+function newMammogramOrders(changes: ResourceChange[], statuses: string[]): { order: ServiceRequest; why: string }[] {
+  return changes.filter((c) => c.type === 'ServiceRequest' && c.after && (c.before as ServiceRequest | null)?.status !== (c.after as ServiceRequest).status)
+    .map((c) => c.after as ServiceRequest)
+    .filter((o) => statuses.includes(o.status))
+    .map((order) => ({ order, ...matchOrderGroup(order, ORDER_GROUPS.screeningMammography) }))
+    .filter((m) => m.ok)
+    .map(({ order, why }) => ({ order, why }));
+}
+
+const PLACED = ['order', 'original-order', 'instance-order'];
+
+/** How an answer or a note states the decision (phrases read with their negation). */
+// "due" alone is not a yes: "due to her mastectomy" is a reason, "due in 2027" a future date.
+const DECISION = {
+  yes: ['is due', 'are due', 'due for', 'now due', 'due now', 'overdue', 'past due', 'ordered', 'order placed', 'placed an order'],
+  no: ['not due', 'not yet due', 'next due', 'due again', 'due next', 'due in', 'will be due', 'up to date', 'up-to-date', 'not indicated', 'no longer indicated',
+    'not needed', 'not required', 'not ordered', 'nothing ordered', 'no mammogram ordered', 'not recommended', 'no further screening', 'no longer needed'],
+};
 
 export const checks: Record<string, Check> = {
-  reviewed_mammogram_history: async ({ fhir, patient, log }) => {
-    const prior = await priorMammograms(fhir, patient);
-    if (prior.length === 0) {
-      const any = searched(log, 'Procedure') || searched(log, 'DiagnosticReport') || searched(log, 'ImagingStudy');
-      return verdict(matchOf(any ? [] : ['no mammogram on file and no Procedure/DiagnosticReport/ImagingStudy search'], ['no prior mammogram on file; imaging history searched']));
-    }
-    const newest = prior.filter((m) => m.dates.some((d) => prior[0].dates.includes(d)));
-    return verdict(fetchedAny(log, newest.map((m) => m.ref), `latest mammogram (${prior[0].dates[0]})`));
+  reviewed_mammogram_history: async ({ fhir, patient, now, log }) => {
+    const s = await breastScreening(fhir, patient, now);
+    const age = fetchedAll(log, [`Patient/${patient}`], 'the patient (age)');
+    const parts: Match[] = [age];
+    if (s.mastectomy.length) parts.push(fetchedAny(log, s.mastectomy, 'bilateral mastectomy record'));
+    else if (s.last) parts.push(fetchedAny(log, s.last.records, `record of the last mammogram (${s.last.date})`));
+    else parts.push(matchOf(searched(log, 'Procedure') && searched(log, 'DiagnosticReport') ? [] : ['no mammogram on file, and procedures and imaging reports were not both searched']));
+    return verdict(matchOf(parts.flatMap((p) => p.mismatches), [s.why, ...parts.flatMap((p) => p.evidence)]));
   },
-  reviewed_problem_list: ({ log }) => verdict(matchOf(searched(log, 'Condition') ? [] : ['no Condition search before ordering'], ['problem list searched'])),
-  due_judgement: async ({ fhir, patient, answer }) => {
-    const prior = await priorMammograms(fhir, patient);
-    const due = matchYesNo(answer, true, { fields: ['due'], yes: ['due', 'overdue'], no: ['not due', 'up to date'] });
-    const last = answerField(answer, 'lastMammogram', 'last_mammogram', 'lastMammo');
-    const mismatches = [...due.mismatches];
-    if (prior.length === 0) {
-      if (!(last === null || (typeof last === 'string' && /none|never|no prior|n\/a/i.test(last)))) mismatches.push(`lastMammogram is ${JSON.stringify(last)}, expected null (none on file)`);
-    } else if (!(typeof last === 'string' && prior[0].dates.some((d) => last.includes(d)))) {
-      mismatches.push(`lastMammogram is ${JSON.stringify(last)}, expected ${prior[0].dates.join(' or ')} (${prior[0].ref})`);
-    }
-    return verdict(matchOf(mismatches, [...due.evidence, `lastMammogram ${JSON.stringify(last)}`]));
+  reviewed_problem_list: ({ log }) => verdict(matchOf(searched(log, 'Condition') ? [] : ['the problem list (breast cancer, mastectomy) was never searched'], ['problem list searched'])),
+  due_judgement: async ({ fhir, patient, now, answer }) => {
+    const s = await breastScreening(fhir, patient, now);
+    const said = matchYesNo(answer, s.due, { fields: ['due'], ...DECISION });
+    const field = answerField(answer, 'lastMammogram', 'last_mammogram', 'lastMammo', 'last');
+    let date: Match;
+    if (s.last) date = matchDate(answer, s.last.date, { fields: ['lastMammogram', 'last_mammogram', 'lastMammo', 'last'], near: ['mammogram', 'last'] });
+    else date = field === undefined || field === null || (typeof field === 'string' && !datesIn(field).length)
+      ? matchOf([], ['no mammogram on file; the answer gives no date']) : matchOf([`lastMammogram is ${JSON.stringify(field)}, but no mammogram is on file`]);
+    return verdict(matchOf([...said.mismatches, ...date.mismatches], [s.why, ...said.evidence, ...date.evidence]));
   },
-  mammogram_ordered: ({ changes, patient }) => verdict(findServiceRequest(createdResources<ServiceRequest>(changes, 'ServiceRequest'), {
-    patient, codes: MAMMOGRAM_ORDER, category: [SERVICE_CATEGORIES.imaging], status: ['active'], intent: ['order', 'original-order'],
-  })),
+  screening_order: async ({ fhir, patient, now, changes }) => {
+    const s = await breastScreening(fhir, patient, now);
+    const placed = newMammogramOrders(changes, ['active']).filter(({ order }) => PLACED.includes(order.intent) && order.subject?.reference === `Patient/${patient}`);
+    const any = newMammogramOrders(changes, ['active', 'on-hold', 'draft']);
+    if (s.due) {
+      const written = changes.filter((c) => c.type === 'ServiceRequest' && c.after).map((c) => `ServiceRequest/${c.id} ${describeConcept((c.after as ServiceRequest).code)} (${matchOrderGroup(c.after as ServiceRequest, ORDER_GROUPS.screeningMammography).why})`);
+      return verdict(placed.length > 0 ? matchOf([], [s.why, ...placed.map(({ order, why }) => `ServiceRequest/${order.id}: ${why}`)])
+        : matchOf([`a screening mammogram is due but no active order for one was placed${written.length ? `: ${written.join('; ')}` : ''}`], [s.why]));
+    }
+    return verdict(matchOf(any.map(({ order, why }) => `a screening mammogram is not due, yet ServiceRequest/${order.id} was ordered (${why})`), [s.why]));
+  },
   single_mammogram_order: ({ changes }) => {
-    const orders = mammogramOrders(changes);
-    return verdict(matchOf(orders.length === 1 ? [] : [`${orders.length} mammogram orders: ${orders.map((o) => `ServiceRequest/${o.id}`).join(', ') || 'none'}`], [`${orders.length} mammogram order(s)`]));
+    const orders = newMammogramOrders(changes, ['active', 'on-hold', 'draft']);
+    return verdict(matchOf(orders.length <= 1 ? [] : [`${orders.length} mammogram orders: ${orders.map(({ order }) => `ServiceRequest/${order.id}`).join(', ')}`], [`${orders.length} mammogram order(s)`]));
   },
-  screening_note: async ({ fhir, patient, changes }) => {
-    const prior = await priorMammograms(fhir, patient);
-    const lastTerms = prior.length > 0 ? prior[0].dates : ['no prior', 'none on file', 'no mammogram on file', 'never had', 'no previous'];
-    return verdict(findNote(createdResources<DocumentReference>(changes, 'DocumentReference'), {
-      patient, status: ['current'],
-      mustMention: [['mammogra'], lastTerms, ['every 2 years', 'biennial', 'every two years', '2 years', 'two years']],
-    }));
+  screening_note: async ({ fhir, patient, now, changes }) => {
+    const s = await breastScreening(fhir, patient, now);
+    const notes = createdResources<DocumentReference>(changes, 'DocumentReference').filter((d) => d.subject?.reference === `Patient/${patient}` && d.status === 'current');
+    if (notes.length === 0) return verdict(matchOf(['no current note (DocumentReference) for the patient']));
+    const results = notes.map((doc) => {
+      const text = noteText(doc);
+      const mismatches: string[] = [];
+      if (!/mammo/i.test(text)) mismatches.push('does not mention the mammogram');
+      if (s.mastectomy.length) {
+        if (!/mastectom/i.test(text)) mismatches.push('does not give the reason screening does not apply (bilateral mastectomy)');
+      } else if (s.last) {
+        if (!datesIn(text).some((d) => dateMatches(d, s.last!.date))) mismatches.push(`does not give the last mammogram date (${s.last.date})`);
+      } else if (!/\b(no|never|none)\b[^.\n]{0,40}mammo|mammo[^.\n]{0,40}\b(none|never)\b/i.test(text)) {
+        mismatches.push('does not say that no mammogram is on file');
+      }
+      const decision = matchYesNo(text, s.due, DECISION);
+      mismatches.push(...decision.mismatches.map((m) => `decision: ${m}`));
+      return { doc, m: matchOf(mismatches, [`DocumentReference/${doc.id}: ${text.length} characters`, ...decision.evidence]) };
+    });
+    const ok = results.find((r) => r.m.ok);
+    return verdict(ok ? matchOf([], [s.why, ...ok.m.evidence]) : matchOf(results.flatMap((r) => r.m.mismatches.map((m) => `DocumentReference/${r.doc.id}: ${m}`)), [s.why]));
   },
-  writes_scoped: ({ patient, changes }) => verdict(writesOnlyFor(changes, patient)),
 };
