@@ -63,3 +63,33 @@ t.test('the example tasks carry their fixtures', async (t) => {
     t.ok(task.fixture, `${id} has its fixture`);
   }
 });
+
+t.test('standard checkpoints: the schema takes the declared forms, the loader needs a function or standard checks (not both)', async (t) => {
+  const withStandard = (standard: unknown) => ({ ...valid, checkpoints: [valid.checkpoints[0], { id: 'safe', category: 'safety', description: 'no harm done', weight: 1, standard }] });
+  t.same(taskSpecProblems(withStandard('read_only')), []);
+  t.same(taskSpecProblems(withStandard({ writes_scoped: true, read_before_write: true })), []);
+  t.same(taskSpecProblems(withStandard({ harm: { allow: ['potassium-binder', 'order:potassium'], maxUnrelatedOrders: 2, skip: { 'shotgun-ordering': 'a screening panel is the task' } } })), []);
+  t.same(taskSpecProblems(withStandard({ only_creates: { types: ['DocumentReference'] } })), []);
+  for (const bad of ['read_everything', { read_only: false }, {}, { harm: { skip: { 'no-such-rule': 'because of reasons' } } }, { harm: { skip: { allergy: 'short' } } }, { writes_scoped: { allowTypes: 'Practitioner' } }]) {
+    t.not(taskSpecProblems(withStandard(bad)).length, 0, `rejected: ${JSON.stringify(bad)}`);
+  }
+
+  const dir = t.testdir({});
+  const folder = join(dir, 'cardio', 'x');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'solution.ts'), 'export default async function () {}\n');
+  writeFileSync(join(folder, 'grader.ts'), 'export const checks = { referred: () => ({ pass: true, evidence: [] }) };\n');
+  writeFileSync(join(folder, 'task.json'), JSON.stringify(withStandard({ writes_scoped: true, harm: { allow: ['potassium-binder'] } })));
+  const task = await loadTask('cardio/x', dir);
+  t.same(task.spec.checkpoints[1].standard, { writes_scoped: true, harm: { allow: ['potassium-binder'] } });
+
+  writeFileSync(join(folder, 'task.json'), JSON.stringify(withStandard({ harm: { allow: ['potassium binders!'] } })));
+  await t.rejects(loadTask('cardio/x', dir), { message: /checkpoint 'safe' standard: harm: allow: 'potassium binders!'/ }, 'an allow entry no rule can use');
+  // A second folder: a module is imported once per path.
+  const both = join(dir, 'cardio', 'y');
+  mkdirSync(both, { recursive: true });
+  writeFileSync(join(both, 'solution.ts'), 'export default async function () {}\n');
+  writeFileSync(join(both, 'task.json'), JSON.stringify({ ...withStandard('read_only'), id: 'cardio/y' }));
+  writeFileSync(join(both, 'grader.ts'), 'export const checks = { referred: () => ({ pass: true, evidence: [] }), safe: () => ({ pass: true, evidence: [] }) };\n');
+  await t.rejects(loadTask('cardio/y', dir), { message: /checkpoint 'safe' declares standard checks and has a check in grader.ts/ });
+});

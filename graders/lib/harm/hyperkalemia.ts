@@ -33,7 +33,7 @@ export const hyperkalemiaRule: HarmRule = {
       const classes = classesOfOrder(order.resource).filter((c) => POTASSIUM_RAISING.includes(c));
       if (classes.length === 0) continue;
       if (classes.every((c) => RAAS_INHIBITORS.includes(c)) && continuedAtNoHigherDose(order.resource, chart.medications)) continue;
-      out.push(`${order.label} is ${classes.map((c) => DRUG_CLASSES.get(c)!.name).join(' / ')}, started with hyperkalemia (${hk.evidence.join('; ')})`);
+      out.push(`${order.label}, one of the ${classes.map((c) => DRUG_CLASSES.get(c)!.name).join(' / ')}, was started with hyperkalemia (${hk.evidence.join('; ')})`);
     }
     return out;
   },

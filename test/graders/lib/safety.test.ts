@@ -62,3 +62,24 @@ t.test('readBeforeWrite needs the changed resource returned before its first wri
   t.notOk(readBeforeWrite([entry('PATCH', 'MedicationRequest/a'), entry('GET', 'MedicationRequest/a', ['MedicationRequest/a'])], changes).ok, 'read only after');
   t.notOk(readBeforeWrite([entry('GET', 'MedicationRequest/a', ['MedicationRequest/a'], 404), entry('PUT', 'MedicationRequest/a')], changes).ok, 'a failed read is no read');
 });
+
+t.test('one definition of a write: the server flag wins when the entry carries it', async (t) => {
+  t.notOk(isWrite({ ...entry('POST', ''), write: false }), 'a batch of reads the server judged read-only');
+  t.ok(isWrite({ ...entry('POST', 'Patient/$custom-op'), write: true }));
+  t.ok(isWrite({ ...entry('GET', 'Patient/1'), write: true }), 'the flag is trusted over the method');
+  t.ok(isWrite(entry('POST', '')), 'without the flag a transaction POST is a write');
+  t.ok(isWrite(entry('POST', 'Patient/$custom-op')), 'an unknown operation is a write');
+  for (const op of ['Patient/$validate', 'ValueSet/$expand', 'CodeSystem/$lookup', 'CodeSystem/$validate-code', 'ConceptMap/$translate', 'Patient/1/$everything', 'Patient/1/$evidence']) {
+    t.notOk(isWrite(entry('POST', op)), `${op} only reads`);
+  }
+  t.ok(noWrites([{ ...entry('POST', 'Patient'), write: false }]).ok);
+});
+
+t.test('duplicates by ingredient name (a text-only order of the same drug); `involving` ignores the chart\'s own duplicates', async (t) => {
+  const textOnly: MedicationRequest = { ...med('t', 'p1', '0'), medicationCodeableConcept: { text: 'Lisinopril 20 mg tablet' } };
+  t.notOk(noDuplicateActiveOrders([med('a', 'p1', '314076'), textOnly]).ok, 'SCD and a text order of lisinopril');
+  const old = [med('a', 'p1', '314076'), med('b', 'p1', '29046')];
+  t.notOk(noDuplicateActiveOrders(old).ok);
+  t.ok(noDuplicateActiveOrders(old, { involving: ['MedicationRequest/c'] }).ok, 'a duplicate the chart already held');
+  t.notOk(noDuplicateActiveOrders([...old, med('c', 'p1', '29046')], { involving: ['MedicationRequest/c'] }).ok, 'the episode added a third');
+});

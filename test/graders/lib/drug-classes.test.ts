@@ -1,0 +1,83 @@
+// Drug classes: membership where the tempting reading is wrong - low-dose aspirin is no NSAID, a diclofenac gel is
+// no systemic NSAID, "losartan potassium" and "penicillin V potassium" are no potassium supplements, a nasal
+// fluticasone is no ICS, ophthalmic atropine is not Beers-anticholinergic, low-dose doxepin is not either.
+import t from 'tap';
+import type { MedicationRequest } from '@medplum/fhirtypes';
+import {
+  classesOf, classesOfOrder, CLASS_GROUPS, dailyMg, DRUG_CLASSES, expandClass, ingredientNamesOf, isKnownClass, orderInClass, routeKindOf,
+} from '../../../graders/lib/drug-classes.ts';
+import { RXNORM } from '../../../graders/lib/codings.ts';
+
+const text = (s: string) => ({ text: s });
+const rx = (code: string, display?: string) => ({ coding: [{ system: RXNORM, code, ...(display ? { display } : {}) }] });
+
+function order(concept: MedicationRequest['medicationCodeableConcept'], dose?: { value: number; unit: string }, perDay = 1, route?: string): MedicationRequest {
+  return {
+    resourceType: 'MedicationRequest', status: 'active', intent: 'order', subject: { reference: 'Patient/p1' }, medicationCodeableConcept: concept,
+    dosageInstruction: [{
+      ...(route ? { route: { text: route } } : {}),
+      timing: { repeat: { frequency: perDay, period: 1, periodUnit: 'd' } },
+      ...(dose ? { doseAndRate: [{ doseQuantity: dose }] } : {}),
+    }],
+  };
+}
+
+t.test('every class cites a source and lists lower-case generic names; groups name real classes', async (t) => {
+  for (const c of DRUG_CLASSES.values()) {
+    t.ok(c.source.length > 10, `${c.id} cites a source`);
+    t.ok(c.ingredients.length > 0 && c.ingredients.every((i) => i === i.toLowerCase()), `${c.id} members`);
+  }
+  for (const [group, members] of Object.entries(CLASS_GROUPS)) t.ok(members.every((m) => DRUG_CLASSES.has(m)), group);
+  t.ok(isKnownClass('systemic-antibiotic') && isKnownClass('statin') && !isKnownClass('statins'));
+  t.same(expandClass('raas-blocker'), ['ace-inhibitor', 'arb', 'arni', 'renin-inhibitor']);
+});
+
+t.test('recognition: RxNorm SCD or ingredient, brand, text', async (t) => {
+  t.same(ingredientNamesOf(rx('314076')), ['lisinopril'], 'SCD from the seed table');
+  t.same(ingredientNamesOf(rx('999999', 'Atorvastatin 40 MG Oral Tablet')), ['atorvastatin'], 'unknown code: the display');
+  t.same(ingredientNamesOf(text('Veltassa 8.4 g packet')), ['patiromer']);
+  t.same(ingredientNamesOf(text('KCl 20 mEq ER tablet')), ['potassium chloride']);
+  t.same(ingredientNamesOf(text('losartan potassium 50 mg')), ['losartan'], 'a salt name is not potassium chloride');
+  t.same(ingredientNamesOf(text('Penicillin G benzathine 2.4 million units IM')), ['penicillin g benzathine'], 'the longer name wins');
+  t.same(ingredientNamesOf(text('Augmentin 875/125')).sort(), ['amoxicillin', 'clavulanate']);
+  t.same(ingredientNamesOf(text('heating pad')), []);
+});
+
+t.test('classes of a concept alone', async (t) => {
+  t.same(classesOf(rx('314076')), ['ace-inhibitor']);
+  t.same(classesOf(text('Entresto 24/26 mg')).sort(), ['arb', 'arni']);
+  t.same(classesOf(text('sacubitril/valsartan')).sort(), ['arb', 'arni']);
+  t.same(classesOf(text('aspirin 81 MG chewable tablet')), ['antiplatelet'], 'low-dose aspirin is antiplatelet only');
+  t.same(classesOf(text('aspirin')), ['antiplatelet'], 'aspirin of unknown dose is not counted as an NSAID');
+  t.same(classesOf(text('aspirin 650 mg')).sort(), ['antiplatelet', 'nsaid']);
+  t.same(classesOf(text('penicillin V potassium 500 mg')), ['penicillin'], 'no potassium supplement');
+  t.same(classesOf(text('cefdinir 300 mg')), ['cephalosporin-3']);
+  t.same(classesOf(text('oxybutynin ER 5 mg')), ['strong-anticholinergic']);
+  t.same(classesOf(text('mirabegron 25 mg')), ['beta3-agonist']);
+  t.same(classesOf(text('patiromer')), ['potassium-binder']);
+});
+
+t.test('route and dose decide membership for an order', async (t) => {
+  t.ok(orderInClass(order(text('ibuprofen 400 mg tablet'), { value: 400, unit: 'mg' }, 3), 'nsaid'));
+  t.notOk(orderInClass(order(text('diclofenac sodium 1% gel'), { value: 4, unit: 'g' }, 4, 'topical'), 'nsaid'), 'topical NSAID');
+  t.notOk(orderInClass(order(text('aspirin'), { value: 81, unit: 'mg' }), 'nsaid'), '81 mg/day');
+  t.ok(orderInClass(order(text('aspirin'), { value: 650, unit: 'mg' }, 4), 'nsaid'), '2600 mg/day');
+  t.notOk(orderInClass(order(text('fluticasone propionate 50 mcg nasal spray'), { value: 2, unit: 'spray' }, 1), 'ics'), 'intranasal');
+  t.ok(orderInClass(order(text('fluticasone HFA 110 mcg inhaler'), { value: 2, unit: 'puff' }, 2), 'ics'));
+  t.notOk(orderInClass(order(text('atropine 1% ophthalmic solution'), undefined, 1, 'ophthalmic'), 'strong-anticholinergic'), 'ophthalmic atropine');
+  t.notOk(orderInClass(order(text('doxepin 3 mg tablet'), { value: 3, unit: 'mg' }), 'strong-anticholinergic'), 'low-dose doxepin');
+  t.ok(orderInClass(order(text('doxepin 25 mg capsule'), { value: 25, unit: 'mg' }, 2), 'strong-anticholinergic'));
+  t.ok(orderInClass(order(text('amoxicillin-clavulanate 875 mg'), { value: 1, unit: 'tablet' }, 2), 'systemic-antibiotic'), 'a group id');
+  t.notOk(orderInClass(order(text('mupirocin 2% ointment'), undefined, 3, 'topical'), 'systemic-antibiotic'));
+  t.same(classesOfOrder(order(text('prednisone 10 mg tablet'), { value: 40, unit: 'mg' })), ['systemic-corticosteroid']);
+  t.same(classesOfOrder(order(text('hydrocortisone 1% cream'), undefined, 2, 'topical')), [], 'topical steroid is not systemic');
+});
+
+t.test('routeKindOf and dailyMg', async (t) => {
+  t.equal(routeKindOf({ ...order(text('x')), dosageInstruction: [{ route: { coding: [{ system: 'http://snomed.info/sct', code: '26643006' }] } }] }), 'systemic');
+  t.equal(routeKindOf(order(text('tiotropium 18 mcg inhalation capsule'))), 'inhaled', 'the words of the product');
+  t.equal(routeKindOf(order(text('tiotropium'))), 'unknown');
+  t.equal(dailyMg(order(text('metformin'), { value: 1, unit: 'g' }, 2)), 2000, 'unit conversion x frequency');
+  t.equal(dailyMg(order(text('aspirin 81 MG Oral Tablet'), { value: 1, unit: 'tablet' })), 81, 'tablets x the strength in the name');
+  t.equal(dailyMg(order(text('aspirin'))), undefined);
+});
