@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { MedicationRequest } from '@medplum/fhirtypes';
-import { doseOf, findMedicationOrder, matchMedicationOrder, timesPerDay } from '../../../graders/lib/medications.ts';
+import { dailyDose, doseOf, findMedicationOrder, matchMedicationOrder, orderTimesPerDay, timesPerDay } from '../../../graders/lib/medications.ts';
 import { plainDrugName, RXNORM } from '../../../graders/lib/codings.ts';
 
 const order = (over: Partial<MedicationRequest> = {}): MedicationRequest => ({
@@ -71,4 +71,67 @@ t.test('plainDrugName writes an RxNorm drug name as a note would', async (t) => 
   t.equal(plainDrugName('amlodipine 5 MG - see sig'), 'amlodipine 5 mg');
   t.equal(plainDrugName('MGO cream'), 'MGO cream', 'MG only as a whole word');
   t.equal(plainDrugName('insulin glargine 100 UNT/ML Injectable Solution'), 'insulin glargine 100 UNT/ML Injectable Solution', 'other forms kept');
+});
+
+t.test('correct orders written other ways are recognised', async (t) => {
+  const tablet = order({ dosageInstruction: [{ doseAndRate: [{ doseQuantity: { value: 1, unit: 'tablet', code: '{tbl}', system: 'http://unitsofmeasure.org' } }], timing: { code: { coding: [{ code: 'QD' }] } } }] });
+  const m = matchMedicationOrder(tablet, expected);
+  t.ok(m.ok, `1 tablet of the 10 mg SCD is 10 mg; route from the dose form "Oral Tablet": ${m.mismatches.join('; ')}`);
+  const spelled = order({ dosageInstruction: [{ doseAndRate: [{ doseQuantity: { value: 10, unit: 'milligram' } }], route: { text: 'PO' }, text: 'once a day' }] });
+  t.ok(matchMedicationOrder(spelled, expected).ok, '"milligram", route "PO", "once a day"');
+  const textOnly = order({ medicationCodeableConcept: { text: 'lisinopril 10 mg tablet', coding: [{ system: RXNORM, code: '29046' }] }, dosageInstruction: [{ text: 'Take 1 tablet by mouth daily' }] });
+  t.ok(matchMedicationOrder(textOnly, expected).ok, 'ingredient code, strength in the text, dose and route in the sig');
+  const contained = order({
+    medicationCodeableConcept: undefined, medicationReference: { reference: '#med' },
+    contained: [{ resourceType: 'Medication', id: 'med', code: { coding: [{ system: RXNORM, code: '314076' }] } }],
+    dosageInstruction: [{ doseAndRate: [{ doseQuantity: { value: 1 } }], text: 'daily by mouth' }],
+  });
+  t.ok(matchMedicationOrder(contained, expected).ok, matchMedicationOrder(contained, expected).mismatches.join('; '));
+});
+
+t.test('wrong doses written as counts are still wrong', async (t) => {
+  const twenty = order({ medicationCodeableConcept: { coding: [{ system: RXNORM, code: '314077' }] }, dosageInstruction: [{ doseAndRate: [{ doseQuantity: { value: 1, unit: 'tablet' } }], text: 'daily po' }] });
+  const m = matchMedicationOrder(twenty, expected);
+  t.notOk(m.ok, '1 tablet of lisinopril 20 MG is 20 mg');
+  t.match(m.mismatches.join('\n'), /dose is 20 mg \(1 tablet x 20 mg\), expected 10 mg/);
+  const two = order({ dosageInstruction: [{ doseAndRate: [{ doseQuantity: { value: 2, unit: 'tablet' } }], text: 'daily po' }] });
+  t.notOk(matchMedicationOrder(two, expected).ok, '2 tablets of 10 mg is 20 mg');
+  const volume = order({ medicationCodeableConcept: { coding: [{ system: RXNORM, code: '29046' }], text: 'lisinopril oral solution' }, dosageInstruction: [{ doseAndRate: [{ doseQuantity: { value: 10, unit: 'mL' } }], text: 'daily po' }] });
+  const v = matchMedicationOrder(volume, expected);
+  t.notOk(v.ok, '10 mL of a solution without concentration is not 10 mg');
+  t.match(v.mismatches.join('\n'), /cannot be compared with mg/);
+  const inhaled = order({ dosageInstruction: [{ doseAndRate: [{ doseQuantity: { value: 10, unit: 'mg' } }], route: { coding: [{ system: 'http://snomed.info/sct', code: '447694001' }] }, text: 'daily' }] });
+  t.match(matchMedicationOrder(inhaled, expected).mismatches.join('\n'), /route is 447694001 \(read as inhaled from Dosage.route\), expected oral/);
+});
+
+t.test('combination product: the dose is the expected ingredient\'s', async (t) => {
+  const combo = order({ medicationCodeableConcept: { coding: [{ system: RXNORM, code: '197886', display: 'hydrochlorothiazide 12.5 MG / lisinopril 20 MG Oral Tablet' }] }, dosageInstruction: [{ doseAndRate: [{ doseQuantity: { value: 1, unit: 'tablet' } }], text: 'daily po' }] });
+  t.ok(matchMedicationOrder(combo, { ...expected, dose: { value: 20, unit: 'mg' } }).ok, 'lisinopril 20 mg in lisinopril/HCTZ 20-12.5');
+  t.notOk(matchMedicationOrder(combo, { ...expected, dose: { value: 12.5, unit: 'mg' } }).ok, '12.5 mg is the HCTZ, not the lisinopril');
+});
+
+t.test('split and concurrent dosages; daily dose', async (t) => {
+  const metformin = (dosageInstruction: MedicationRequest['dosageInstruction']) => order({ medicationCodeableConcept: { coding: [{ system: RXNORM, code: '6809' }], text: 'metformin 500 mg tablet' }, dosageInstruction });
+  const am = { doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg' } }], timing: { repeat: { when: ['MORN'] } } };
+  const pm = { doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg' } }], timing: { repeat: { when: ['EVE'] } } };
+  const split = metformin([am, pm]);
+  t.equal(orderTimesPerDay(split), 2);
+  t.equal(dailyDose(split, 'mg'), 1000);
+  t.ok(matchMedicationOrder(split, { ingredients: ['6809'], dose: { value: 500, unit: 'mg' }, timesPerDay: 2 }).ok, '500 mg morning + 500 mg evening is 500 mg BID');
+  const bid = metformin([{ text: 'Take 2 tablets by mouth twice daily' }]);
+  t.equal(dailyDose(bid, 'mg'), 2000, '2 x 500 mg twice a day');
+  t.ok(matchMedicationOrder(metformin([{ doseAndRate: [{ doseQuantity: { value: 1000, unit: 'mg' } }], text: 'daily' }]), { ingredients: ['6809'], dailyDose: { value: 1000, unit: 'mg' } }).ok, '1000 mg daily is 1000 mg/day');
+  const over = matchMedicationOrder(bid, { ingredients: ['6809'], maxDailyDose: { value: 1000, unit: 'mg' } });
+  t.notOk(over.ok, '2000 mg/day is above a 1000 mg cap');
+  t.match(over.mismatches.join('\n'), /daily dose is 2000 mg, above the maximum 1000 mg/);
+  const unknown = matchMedicationOrder(metformin([{ doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg' } }] }]), { ingredients: ['6809'], maxDailyDose: { value: 1000, unit: 'mg' } });
+  t.notOk(unknown.ok, 'no frequency: the daily dose is unknown, not assumed once a day');
+  const taper = metformin([{ sequence: 1, ...am, timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd' } } }, { sequence: 2, doseAndRate: [{ doseQuantity: { value: 1000, unit: 'mg' } }], timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd' } } }]);
+  t.equal(dailyDose(taper, 'mg'), 500, 'a later step of a titration is not added');
+});
+
+t.test('doseOf keeps its old reading without a product, and reads counts with one', async (t) => {
+  t.same(doseOf({ doseAndRate: [{ doseQuantity: { value: 1, unit: '{tbl}' } }] }), { value: 1, unit: '{tbl}' });
+  t.same(doseOf({ doseAndRate: [{ doseQuantity: { value: 1, unit: '{tbl}' } }] }, 'lisinopril 10 MG Oral Tablet'), { value: 10, unit: 'mg' });
+  t.same(doseOf({ doseAndRate: [{ doseQuantity: { value: 10, unit: 'MG' } }] }), { value: 10, unit: 'mg' });
 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { convert, normalizeUnit, withinTolerance } from '../../../graders/lib/units.ts';
+import { convert, doseUnitKind, normalizeUnit, ucumCode, withinTolerance } from '../../../graders/lib/units.ts';
 
 t.test('mass conversions', async (t) => {
   t.equal(convert(0.5, 'g', 'mg'), 500);
@@ -25,4 +25,33 @@ t.test('withinTolerance absolute and relative', async (t) => {
   t.notOk(withinTolerance(11.1, 10, { relative: 0.1 }));
   t.ok(withinTolerance(5.94, 5.9, { absolute: 0.05 }));
   t.notOk(withinTolerance(5.8, 5.9, { absolute: 0.05 }));
+});
+
+t.test('spellings fold to UCUM before converting', async (t) => {
+  t.equal(convert(10, 'MG', 'mg'), 10, 'MG is milligrams, not UCUM megagauss');
+  t.equal(convert(10, 'milligram', 'g'), 0.01);
+  t.equal(convert(500, 'mcg', 'mg'), 0.5, '500 mcg is 0.5 mg, not 500');
+  t.equal(convert(500, 'µg', 'mg'), 0.5);
+  t.equal(convert(500, 'ug', 'mg'), 0.5);
+  t.equal(convert(25, 'mg', 'mg'), 25);
+  t.not(convert(25, 'mg', 'g'), 2.5, '25 mg is 0.025 g, not 2.5');
+  t.equal(convert(25, 'mg', 'g'), 0.025);
+  t.equal(convert(7.2, 'K/uL', '10*9/L'), 7.2);
+  t.equal(convert(2.5, 'mIU/L', 'uIU/mL'), 2.5, 'an international unit converts only through its prefix');
+  t.equal(convert(98.6, '°F', 'Cel'), 37, 'temperature offset');
+  t.equal(convert(10, 'units', '[IU]'), 10);
+  t.equal(ucumCode('mEq/L'), 'mmol/L');
+  t.equal(ucumCode('mL/min/1.73m2'), 'mL/min/{1.73_m2}');
+});
+
+t.test('what UCUM cannot know stays unknown', async (t) => {
+  t.equal(convert(1, 'tablet', 'mg'), undefined, 'a tablet is no amount without its strength');
+  t.equal(convert(1, '{tbl}', '{capsule}'), undefined, 'UCUM reads both annotations as 1; a tablet is still not a capsule');
+  t.equal(convert(1, 'tablet', '{tbl}'), 1);
+  t.equal(convert(7, '%', 'mmol/mol'), undefined, 'HbA1c % is not a plain ratio of mmol/mol (7 % is 53, not 70)');
+  t.equal(convert(5, 'mL', 'mg'), undefined);
+  t.equal(convert(1, 'mg', 'MGX'), undefined, 'unknown unit');
+  t.equal(doseUnitKind('TAB'), '{tbl}');
+  t.equal(doseUnitKind('puffs'), '{actuat}');
+  t.equal(doseUnitKind('mg'), undefined);
 });
