@@ -49,7 +49,8 @@ export function medicationOf(order: MedicationRequest): { concept?: CodeableConc
   return contained ? { concept: contained.code, medication: contained } : {};
 }
 
-function productOf(order: MedicationRequest): MedicationSource {
+/** The product an order's strength is read from: its contained Medication, else its drug concept. */
+export function orderProduct(order: MedicationRequest): MedicationSource {
   const { concept, medication } = medicationOf(order);
   return medication ?? concept;
 }
@@ -74,7 +75,13 @@ export function doseOf(dosage: Dosage | undefined, medication?: MedicationSource
 
 /** The dose per administration of an order (first concurrent dosage), read against its own product. */
 export function orderDose(order: MedicationRequest, options: DoseOptions = {}): DoseReading | undefined {
-  return readDose(concurrentDosages(order)[0], productOf(order), options);
+  return readDose(concurrentDosages(order)[0], orderProduct(order), options);
+}
+
+/** The dose per administration of an order in `unit` (e.g. 'mg'; "1 tablet" of a 5 mg product is 5), if known. */
+export function orderDoseIn(order: MedicationRequest, unit: string, options: DoseOptions = {}): number | undefined {
+  const d = orderDose(order, options);
+  return d ? convert(d.value, d.unit, unit) : undefined;
 }
 
 /**
@@ -86,7 +93,7 @@ export function dailyDose(order: MedicationRequest, unit: string, options: DoseO
   if (dosages.length === 0) return undefined;
   let total = 0;
   for (const d of dosages) {
-    const dose = readDose(d, productOf(order), options);
+    const dose = readDose(d, orderProduct(order), options);
     const amount = dose ? convert(dose.value, dose.unit, unit) : undefined;
     const n = timesPerDay(d);
     if (amount === undefined || n === undefined) return undefined;
@@ -97,7 +104,7 @@ export function dailyDose(order: MedicationRequest, unit: string, options: DoseO
 
 /** The route of an order's first dosage, falling back on its dose form ("Oral Tablet"). */
 export function orderRoute(order: MedicationRequest): RouteReading {
-  return routeOf(concurrentDosages(order)[0], medicationNames(productOf(order)));
+  return routeOf(concurrentDosages(order)[0], medicationNames(orderProduct(order)));
 }
 
 function describeDose(d: DoseReading): string {
@@ -111,7 +118,7 @@ function checkDose(order: MedicationRequest, expected: NonNullable<MedicationExp
   if (dosages.length === 0) mismatches.push(`no dose given, expected ${want}`);
   // Every concurrent dosage must give the expected dose ("500 mg in the morning" + "500 mg at night" is 500 mg BID).
   for (const dosage of dosages) {
-    const dose = readDose(dosage, productOf(order), options);
+    const dose = readDose(dosage, orderProduct(order), options);
     const inUnit = dose ? convert(dose.value, dose.unit, expected.unit) : undefined;
     if (!dose) mismatches.push(`no dose given, expected ${want}`);
     else if (inUnit === undefined) mismatches.push(`dose ${describeDose(dose)} cannot be compared with ${expected.unit}: dose unit ${dose.unit || '(none)'}${dose.stated ? ' and no known strength or concentration' : ''}`);

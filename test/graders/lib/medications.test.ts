@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { MedicationRequest } from '@medplum/fhirtypes';
-import { dailyDose, doseOf, findMedicationOrder, matchMedicationOrder, orderTimesPerDay, timesPerDay } from '../../../graders/lib/medications.ts';
+import { dailyDose, doseOf, findMedicationOrder, matchMedicationOrder, orderDoseIn, orderTimesPerDay, timesPerDay } from '../../../graders/lib/medications.ts';
 import { plainDrugName, RXNORM } from '../../../graders/lib/codings.ts';
 
 const order = (over: Partial<MedicationRequest> = {}): MedicationRequest => ({
@@ -134,4 +134,11 @@ t.test('doseOf keeps its old reading without a product, and reads counts with on
   t.same(doseOf({ doseAndRate: [{ doseQuantity: { value: 1, unit: '{tbl}' } }] }), { value: 1, unit: '{tbl}' });
   t.same(doseOf({ doseAndRate: [{ doseQuantity: { value: 1, unit: '{tbl}' } }] }, 'lisinopril 10 MG Oral Tablet'), { value: 10, unit: 'mg' });
   t.same(doseOf({ doseAndRate: [{ doseQuantity: { value: 10, unit: 'MG' } }] }), { value: 10, unit: 'mg' });
+});
+
+t.test('orderDoseIn reads the order against its own product', async (t) => {
+  const apixaban = order({ medicationCodeableConcept: { coding: [{ system: RXNORM, code: '1364445', display: 'apixaban 5 MG Oral Tablet' }] }, dosageInstruction: [{ doseAndRate: [{ doseQuantity: { value: 1, unit: 'tablet' } }], text: 'twice daily' }] });
+  t.equal(orderDoseIn(apixaban, 'mg'), 5, '1 tablet of apixaban 5 MG is 5 mg, not 1');
+  t.equal(dailyDose(apixaban, 'mg'), 10);
+  t.equal(orderDoseIn(apixaban, 'mcg'), 5000);
 });
