@@ -1,7 +1,9 @@
-// Code matching: a CodeableConcept matches when any coding is in the expected set; RxNorm orders may also match by
-// ingredient (an SCD "lisinopril 10 MG Oral Tablet" is lisinopril).
+// Code matching: a CodeableConcept matches when any coding is in the expected set; medications may also match by
+// ingredient, recognised by ./drugs.ts from any RxNorm code (an SCD "lisinopril 10 MG Oral Tablet", the SBD, the brand,
+// a combination product) or, without a held code, from drug names in the text ("Zestril 10 mg").
 import type { CodeableConcept, Coding } from '@medplum/fhirtypes';
-import { ingredientsOf } from '../../seed/codes/index.ts';
+import { RXNORM_CONCEPTS } from '../../seed/codes/rxnorm.ts';
+import { drugIngredients } from './drugs.ts';
 
 export const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
 export const LOINC = 'http://loinc.org';
@@ -40,14 +42,14 @@ export function inCodeSet(concept: CodeableConcept | CodeableConcept[] | undefin
   return codingsOf(concept).some((c) => list.some((s) => s.system === c.system && c.code !== undefined && s.codes.includes(c.code)));
 }
 
-/** RxNorm ingredient RXCUIs of a concept's RxNorm codings (an ingredient code is its own ingredient). */
+/**
+ * RxNorm ingredient RXCUIs of a medication concept: drugIngredients (any held RxNorm code, else the drug names in its
+ * text and displays). An RxNorm code the table does not hold still stands for itself, as it always has, so a grader
+ * that lists such a code as an "ingredient" keeps matching it.
+ */
 export function rxnormIngredients(concept: CodeableConcept | undefined): string[] {
-  const out = new Set<string>();
-  for (const c of codingsOf(concept)) {
-    if (c.system !== RXNORM || !c.code) continue;
-    const ingredients = ingredientsOf(c.code);
-    for (const i of ingredients.length > 0 ? ingredients : [c.code]) out.add(i);
-  }
+  const out = new Set(drugIngredients(concept));
+  for (const c of codingsOf(concept)) if (c.system === RXNORM && c.code && !RXNORM_CONCEPTS[c.code]) out.add(c.code);
   return [...out];
 }
 
@@ -56,7 +58,8 @@ export function plainDrugName(name: string): string {
   return name.replace(/ Oral Tablet$/i, '').replace(/ MG\b/g, ' mg').replace(/ - see sig$/, '');
 }
 
-/** True when the concept is one of `codes` or contains one of `ingredients` (RxNorm). */
+/** True when the concept is one of `codes` or contains one of `ingredients` (RxNorm RXCUIs; brands, products and
+ * text-only drugs are recognised by their ingredients). */
 export function isMedication(concept: CodeableConcept | undefined, expected: { codes?: string[]; ingredients?: string[] }): boolean {
   const codes = codingsOf(concept).filter((c) => c.system === RXNORM).map((c) => c.code);
   if (expected.codes?.some((code) => codes.includes(code))) return true;

@@ -1,6 +1,7 @@
 // The grader library: matchers that report every mismatch with evidence. Task graders import from here.
 export * from './match.ts';
 export * from './codings.ts';
+export * from './drugs.ts';
 export * from './units.ts';
 export * from './answers.ts';
 export * from './resources.ts';
