@@ -6,7 +6,7 @@
 import type { Condition, DiagnosticReport, Observation, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
 import type { AuditEntry, Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import {
-  describeConcept, fetchedAll, inCodeSet, matchOf, matchOrderGroup, matchYesNo, ORDER_GROUPS, verdict, writesOnlyFor, type Match,
+  describeConcept, fetchedAll, inCodeSet, matchOf, matchOrderGroup, matchYesNo, ORDER_GROUPS, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import { NOT_AVERAGE_RISK, POSITIVE_RESULT, SCREENING_AGES, SCREENING_TESTS, type ScreeningTest } from './facts.ts';
 
@@ -148,5 +148,4 @@ export const checks: Record<string, Check> = {
     const orders = newScreeningOrders(changes, ['active', 'on-hold', 'draft']);
     return verdict(matchOf(orders.length <= 1 ? [] : [`${orders.length} screening orders: ${orders.map(({ order }) => `ServiceRequest/${order.id} ${describeConcept(order.code)}`).join(', ')}`], [`${orders.length} screening order(s)`]));
   },
-  writes_scoped: ({ patient, changes }) => verdict(writesOnlyFor(changes, patient)),
 };
