@@ -70,7 +70,8 @@ function foldPiece(piece: string): string {
  * "K/uL" -> "10*3/uL", "units" -> "[iU]", "tablet" -> "{tbl}". Unknown spellings are returned trimmed, as written.
  */
 export function ucumCode(unit: string | undefined): string {
-  const u = (unit ?? '').trim().replace(/\s+/g, '');
+  // Sentence punctuation after a quoted unit ("5.9 mmol/L.") is not part of it.
+  const u = (unit ?? '').trim().replace(/\s+/g, '').replace(/[.,;:]+$/, '');
   if (!u) return '';
   const whole = SPELLINGS[u.toLowerCase()] ?? doseUnitKind(u);
   if (whole) return whole;

@@ -42,6 +42,7 @@ t.test('spellings fold to UCUM before converting', async (t) => {
   t.equal(convert(10, 'units', '[IU]'), 10);
   t.equal(ucumCode('mEq/L'), 'mmol/L');
   t.equal(ucumCode('mL/min/1.73m2'), 'mL/min/{1.73_m2}');
+  t.equal(convert(5.9, 'mmol/L.', 'mEq/L'), 5.9, 'a full stop after the unit');
 });
 
 t.test('what UCUM cannot know stays unknown', async (t) => {
