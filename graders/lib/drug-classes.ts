@@ -1,14 +1,14 @@
 // Drug classes as data: class -> member ingredients (lower-case generic names), each with the source that defines
 // it. The harm rules (graders/lib/harm/) and the declarative standard checks name classes by id; `classesOf` and
-// `classesOfOrder` say which classes a drug belongs to, recognising it by any RxNorm code, a coding display or text.
+// `classesOfOrder` say which classes a drug belongs to, recognising it by any RxNorm code, brand, display or text
+// (graders/lib/drugs.ts), with its route and daily dose (graders/lib/dose/).
 import type { CodeableConcept, MedicationRequest } from '@medplum/fhirtypes';
-import { RXNORM_CONCEPTS } from '../../seed/codes/index.ts';
-import { codingsOf, RXNORM } from './codings.ts';
-import { doseOf, timesPerDay } from './medications.ts';
-import { convert } from './units.ts';
+import { codingsOf } from './codings.ts';
+import { drugIngredientNames } from './drugs.ts';
+import { doseIn, routeOf, timesPerDay, type Route } from './medications.ts';
 
 /** How a drug reaches the body, as far as class membership cares (an ICS is inhaled, a topical NSAID is not systemic). */
-export type RouteKind = 'systemic' | 'inhaled' | 'nasal' | 'topical' | 'ophthalmic' | 'otic' | 'unknown';
+export type RouteKind = 'systemic' | 'inhaled' | 'nasal' | 'transdermal' | 'topical' | 'ophthalmic' | 'otic' | 'unknown';
 
 export interface DrugClass {
   id: string;
@@ -77,13 +77,13 @@ const classes: DrugClass[] = [
       'cyclobenzaprine', 'orphenadrine',
     ],
     // Table 7 excludes ophthalmic atropine, homatropine and scopolamine; doxepin counts above 6 mg/day.
-    routes: ['systemic', 'topical', 'nasal', 'inhaled', 'otic'],
+    routes: ['systemic', 'transdermal', 'topical', 'nasal', 'inhaled', 'otic'],
     doseLimited: { doxepin: { aboveDailyMg: 6, whenUnknown: true } },
   },
   { id: 'beta3-agonist', name: 'beta-3 adrenergic agonists', source: FDA_LABEL, ingredients: ['mirabegron', 'vibegron'] },
   {
     id: 'anticoagulant', name: 'anticoagulants', source: `${FDA_LABEL}; 2023 ACC/AHA/ACCP/HRS Guideline for Atrial Fibrillation`,
-    ingredients: ['apixaban', 'rivaroxaban', 'edoxaban', 'dabigatran', 'warfarin', 'heparin', 'enoxaparin', 'dalteparin', 'tinzaparin', 'fondaparinux', 'argatroban', 'bivalirudin'],
+    ingredients: ['apixaban', 'rivaroxaban', 'edoxaban', 'dabigatran', 'dabigatran etexilate', 'warfarin', 'heparin', 'enoxaparin', 'dalteparin', 'tinzaparin', 'fondaparinux', 'argatroban', 'bivalirudin'],
   },
   { id: 'parenteral-anticoagulant', name: 'parenteral anticoagulants', source: FDA_LABEL, ingredients: ['heparin', 'enoxaparin', 'dalteparin', 'tinzaparin', 'fondaparinux', 'argatroban', 'bivalirudin'] },
   {
@@ -140,6 +140,7 @@ const classes: DrugClass[] = [
     id: 'ics', name: 'inhaled corticosteroids', routes: INHALED, source: 'GINA 2024 Global Strategy for Asthma Management and Prevention',
     ingredients: ['fluticasone', 'budesonide', 'beclomethasone', 'mometasone', 'ciclesonide', 'flunisolide'],
   },
+  // Gels and patches of testosterone act systemically: no route restriction.
   { id: 'testosterone', name: 'testosterone and androgens', source: FDA_LABEL, ingredients: ['testosterone', 'methyltestosterone'] },
   {
     id: 'beta-blocker', name: 'beta blockers', source: FDA_LABEL,
@@ -192,115 +193,96 @@ export function expandClass(id: string): string[] {
 export const KNOWN_INGREDIENTS: readonly string[] = [...new Set(classes.flatMap((c) => c.ingredients))];
 
 // --- Drug recognition ------------------------------------------------------------------------------------------
-// Until graders/lib/drugs.ts (another helper's module: any RxNorm code, brand or text) lands, a drug is recognised
-// here by its RxNorm ingredient in the seed's table, else by generic or common brand names in a display or the text.
+// graders/lib/drugs.ts recognises a drug by any RxNorm code we hold, or by generic, brand and shorthand names in its
+// text. Its vocabulary is the terminology service's, which lacks many class members (most antibiotics, the Beers
+// anticholinergics, potassium salts), so the generic names the classes list are also looked for as whole words.
 
-/** Brand and shorthand names agents write, mapped to ingredients (FDA Orange Book / DailyMed product names). */
-const NAME_ALIASES: [RegExp, string[]][] = [
-  [/\b(kcl|klor-?con|k-?dur|k-?tab|micro-?k)\b/, ['potassium chloride']],
+/** Phrases that name a drug without naming it ("potassium 20 mEq" is potassium chloride). */
+const PHRASES: [RegExp, string[]][] = [
   [/\b(oral )?potassium (supplement|replacement|\d+(\.\d+)?\s*(meq|mmol))/, ['potassium chloride']],
-  [/\bveltassa\b/, ['patiromer']], [/\blokelma\b/, ['sodium zirconium cyclosilicate']], [/\bkayexalate\b/, ['sodium polystyrene sulfonate']],
-  [/\bditropan\b/, ['oxybutynin']], [/\bdetrol\b/, ['tolterodine']], [/\bvesicare\b/, ['solifenacin']], [/\btoviaz\b/, ['fesoterodine']],
-  [/\bmyrbetriq\b/, ['mirabegron']], [/\bgemtesa\b/, ['vibegron']],
-  [/\bbenadryl\b/, ['diphenhydramine']], [/\b(atarax|vistaril)\b/, ['hydroxyzine']], [/\belavil\b/, ['amitriptyline']], [/\bpaxil\b/, ['paroxetine']],
-  [/\bflexeril\b/, ['cyclobenzaprine']],
-  [/\b(advil|motrin)\b/, ['ibuprofen']], [/\b(aleve|naprosyn)\b/, ['naproxen']], [/\bcelebrex\b/, ['celecoxib']], [/\bmobic\b/, ['meloxicam']],
-  [/\bvoltaren\b/, ['diclofenac']], [/\btoradol\b/, ['ketorolac']], [/\btylenol\b|\bparacetamol\b|\bapap\b/, ['acetaminophen']],
-  [/\blipitor\b/, ['atorvastatin']], [/\bcrestor\b/, ['rosuvastatin']], [/\bzocor\b/, ['simvastatin']], [/\bpravachol\b/, ['pravastatin']],
-  [/\bomnicef\b/, ['cefdinir']], [/\bkeflex\b/, ['cephalexin']], [/\bceftin\b/, ['cefuroxime']], [/\brocephin\b/, ['ceftriaxone']],
-  [/\baugmentin\b/, ['amoxicillin', 'clavulanate']], [/\bamoxil\b/, ['amoxicillin']],
-  [/\b(zithromax|z-?pak)\b/, ['azithromycin']], [/\blevaquin\b/, ['levofloxacin']], [/\bcipro\b/, ['ciprofloxacin']],
-  [/\b(bactrim|septra)\b|\btmp-?smx\b/, ['sulfamethoxazole', 'trimethoprim']],
-  [/\bdeltasone\b/, ['prednisone']], [/\bmedrol\b/, ['methylprednisolone']], [/\bdecadron\b/, ['dexamethasone']],
-  [/\beliquis\b/, ['apixaban']], [/\bxarelto\b/, ['rivaroxaban']], [/\b(coumadin|jantoven)\b/, ['warfarin']], [/\bpradaxa\b/, ['dabigatran']],
-  [/\bsavaysa\b/, ['edoxaban']], [/\blovenox\b/, ['enoxaparin']],
-  [/\bplavix\b/, ['clopidogrel']], [/\bbrilinta\b/, ['ticagrelor']], [/\beffient\b/, ['prasugrel']],
-  [/\bspiriva\b/, ['tiotropium']], [/\bincruse\b/, ['umeclidinium']], [/\btudorza\b/, ['aclidinium']],
-  [/\bjardiance\b/, ['empagliflozin']], [/\bfarxiga\b/, ['dapagliflozin']], [/\binvokana\b/, ['canagliflozin']],
-  [/\bentresto\b/, ['sacubitril', 'valsartan']], [/\baldactone\b/, ['spironolactone']], [/\binspra\b/, ['eplerenone']], [/\bkerendia\b/, ['finerenone']],
-  [/\b(zestril|prinivil)\b/, ['lisinopril']], [/\bcozaar\b/, ['losartan']], [/\bdiovan\b/, ['valsartan']], [/\btekturna\b/, ['aliskiren']],
-  [/\bprilosec\b/, ['omeprazole']], [/\bnexium\b/, ['esomeprazole']], [/\bprotonix\b/, ['pantoprazole']],
-  [/\b(androgel|testim|depo-testosterone)\b/, ['testosterone']],
 ];
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Generic names with word boundaries, longest first ("penicillin g benzathine" before "penicillin g"). */
-const NAME_PATTERNS: [RegExp, string][] = [...new Set([...KNOWN_INGREDIENTS, ...Object.values(RXNORM_CONCEPTS).filter((c) => c.tty === 'IN').map((c) => c.display.toLowerCase())])]
+/** The classes' generic names as whole words, longest first ("penicillin g benzathine" before "penicillin g"). */
+const NAME_PATTERNS: [RegExp, string][] = [...KNOWN_INGREDIENTS]
   .sort((a, b) => b.length - a.length)
   .map((name) => [new RegExp(`(^|[^a-z])${escapeRegExp(name)}([^a-z]|$)`), name]);
 
-/** Ingredient names mentioned in a text (generic or brand). */
-export function ingredientNamesInText(text: string): string[] {
-  const lower = text.toLowerCase();
-  const found = new Set<string>();
-  let rest = lower;
+/** Generic names of the classes' members written in a text. */
+function classMembersInText(text: string): string[] {
+  const found: string[] = [];
+  let rest = text.toLowerCase();
   for (const [pattern, name] of NAME_PATTERNS) {
     if (!pattern.test(rest)) continue;
-    found.add(name);
+    found.push(name);
     // Consume the match so "penicillin g benzathine" does not also count as "penicillin g".
     rest = rest.replace(pattern, '$1 $2');
   }
-  for (const [pattern, names] of NAME_ALIASES) if (pattern.test(lower)) for (const n of names) found.add(n);
-  // "penicillin v potassium", "losartan potassium": a salt, not a potassium supplement (only named salts count).
-  return [...found];
+  for (const [pattern, names] of PHRASES) if (pattern.test(text.toLowerCase())) found.push(...names);
+  return found;
 }
 
-/** Ingredient names (lower-case) of a drug concept: its RxNorm ingredients, else the names in its displays and text. */
+/** Ingredient names (lower-case) mentioned in a text: generic, brand or shorthand. */
+export function ingredientNamesInText(text: string): string[] {
+  return [...new Set([...drugIngredientNames({ text }), ...classMembersInText(text)])];
+}
+
+/**
+ * Ingredient names (lower-case) of a drug concept. A RxNorm code we hold is the prescriber's exact statement and
+ * wins; otherwise the names in its text and coding displays.
+ */
 export function ingredientNamesOf(concept: CodeableConcept | undefined): string[] {
-  const names = new Set<string>();
-  for (const coding of codingsOf(concept)) {
-    if (coding.system !== RXNORM || !coding.code) continue;
-    const known = RXNORM_CONCEPTS[coding.code];
-    for (const rxcui of known?.ingredients ?? []) {
-      const ingredient = RXNORM_CONCEPTS[rxcui];
-      if (ingredient) names.add(ingredient.display.toLowerCase());
-    }
-  }
-  if (names.size > 0) return [...names];
-  const text = [concept?.text, ...codingsOf(concept).map((c) => c.display)].filter(Boolean).join(' ; ');
-  return ingredientNamesInText(text);
+  const coded = drugIngredientNames({ coding: (concept?.coding ?? []).map((c) => ({ system: c.system, code: c.code })) });
+  if (coded.length > 0) return coded;
+  const names = [concept?.text, ...codingsOf(concept).map((c) => c.display)].filter((n): n is string => !!n);
+  return [...new Set([...drugIngredientNames(concept), ...names.flatMap(classMembersInText)])];
 }
 
 // --- Route and dose -----------------------------------------------------------------------------------------------
 
-const ROUTE_CODES: Record<string, RouteKind> = {
-  '26643006': 'systemic', '47625008': 'systemic', '78421000': 'systemic', '34206005': 'systemic', '37161004': 'systemic', '37839007': 'systemic',
-  '447694001': 'inhaled', '18679011000001101': 'inhaled', '420641004': 'inhaled',
-  '46713006': 'nasal', '6064005': 'topical', '45890007': 'topical', '448598008': 'topical', '54485002': 'ophthalmic', '10547007': 'otic',
+/** How the dose readers' routes (graders/lib/dose/route.ts) group for class membership. */
+const ROUTE_KIND: Record<Route, RouteKind> = {
+  oral: 'systemic', sublingual: 'systemic', buccal: 'systemic', subcutaneous: 'systemic', intravenous: 'systemic', intramuscular: 'systemic',
+  rectal: 'systemic', inhaled: 'inhaled', nasal: 'nasal', transdermal: 'transdermal', topical: 'topical', vaginal: 'topical',
+  ophthalmic: 'ophthalmic', otic: 'otic',
 };
 
-const ROUTE_WORDS: [RegExp, RouteKind][] = [
-  [/ophthalmic|\beye drop|\bocular\b/, 'ophthalmic'],
-  [/\botic\b|\bear drop/, 'otic'],
-  [/nasal|intranasal/, 'nasal'],
-  [/inhal|nebuli[sz]|\bmdi\b|\bhfa\b|respimat|ellipta|handihaler|diskus|respiratory/, 'inhaled'],
-  [/topical|cutaneous|transdermal|\bgel\b|\bcream\b|\bointment\b|\blotion\b|\bpatch\b/, 'topical'],
-  [/\boral\b|by mouth|\bp\.?o\.?\b|tablet|capsule|intravenous|\biv\b|intramuscular|\bim\b|subcutaneous|injection|\bsolution for injection\b/, 'systemic'],
+/** Product words the dose-form reader does not know (a gel, an HFA or Respimat inhaler). */
+const MORE_FORM_WORDS: [RegExp, RouteKind][] = [
+  [/\bhfa\b|respimat|ellipta|handihaler|diskus|\bmdi\b/, 'inhaled'],
+  [/\bgel\b|\bfoam\b/, 'topical'],
 ];
 
-/** The route of an order from its dosage route, else the words of its dosage and drug names. */
+/**
+ * The route of an order: Dosage.route, else the sig text, else the dose form in the drug's names (the dose readers'
+ * routeOf), else product words such as "gel". 'unknown' when nothing says.
+ */
 export function routeKindOf(order: MedicationRequest): RouteKind {
-  for (const dosage of order.dosageInstruction ?? []) {
-    for (const coding of dosage.route?.coding ?? []) if (coding.code && ROUTE_CODES[coding.code]) return ROUTE_CODES[coding.code];
+  const names = [order.medicationCodeableConcept?.text, ...codingsOf(order.medicationCodeableConcept).map((c) => c.display)].filter((n): n is string => !!n);
+  const kinds = new Set<RouteKind>();
+  for (const dosage of order.dosageInstruction?.length ? order.dosageInstruction : [undefined]) {
+    for (const route of routeOf(dosage, names).routes) kinds.add(ROUTE_KIND[route]);
   }
-  const routeText = (order.dosageInstruction ?? []).flatMap((d) => [d.route?.text, ...(d.route?.coding ?? []).map((c) => c.display)]).filter(Boolean).join(' ').toLowerCase();
-  const drugText = [order.medicationCodeableConcept?.text, ...codingsOf(order.medicationCodeableConcept).map((c) => c.display), ...(order.dosageInstruction ?? []).map((d) => d.text)]
-    .filter(Boolean).join(' ').toLowerCase();
-  for (const text of [routeText, drugText]) for (const [pattern, kind] of ROUTE_WORDS) if (pattern.test(text)) return kind;
+  if (kinds.size === 1) return [...kinds][0];
+  if (kinds.size > 1) return kinds.has('systemic') ? 'systemic' : 'unknown';
+  const words = names.join(' ').toLowerCase();
+  for (const [pattern, kind] of MORE_FORM_WORDS) if (pattern.test(words)) return kind;
   return 'unknown';
 }
 
-/** Milligrams per day of an order: dose (mg, or units x the strength in the drug name) x administrations per day. */
+/**
+ * Milligrams per day of an order: the dose per administration as an amount (a count of tablets times the product's
+ * strength, graders/lib/dose) times administrations per day (once when not stated); undefined when not an amount.
+ */
 export function dailyMg(order: MedicationRequest): number | undefined {
-  const dosage = order.dosageInstruction?.[0];
-  const dose = doseOf(dosage);
-  const strength = /(\d+(?:\.\d+)?)\s*mg\b/i.exec([order.medicationCodeableConcept?.text, ...codingsOf(order.medicationCodeableConcept).map((c) => c.display)].filter(Boolean).join(' '));
-  let perDose: number | undefined;
-  if (dose) perDose = convert(dose.value, dose.unit, 'mg');
-  if (perDose === undefined && strength) perDose = Number(strength[1]) * (dose && /^(\{?(tab|tbl|tablet|cap|capsule|each|ea)s?\}?|1)?$/i.test(dose.unit.trim()) ? dose.value : 1);
-  if (perDose === undefined) return undefined;
-  return perDose * (timesPerDay(dosage) ?? 1);
+  let total = 0;
+  for (const dosage of order.dosageInstruction?.length ? order.dosageInstruction : [undefined]) {
+    const mg = doseIn(dosage, 'mg', order.medicationCodeableConcept);
+    if (mg === undefined) return undefined;
+    total += mg * (timesPerDay(dosage) ?? 1);
+  }
+  return total;
 }
 
 // --- Membership -----------------------------------------------------------------------------------------------------

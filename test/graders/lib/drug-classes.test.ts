@@ -38,7 +38,9 @@ t.test('recognition: RxNorm SCD or ingredient, brand, text', async (t) => {
   t.same(ingredientNamesOf(text('Veltassa 8.4 g packet')), ['patiromer']);
   t.same(ingredientNamesOf(text('KCl 20 mEq ER tablet')), ['potassium chloride']);
   t.same(ingredientNamesOf(text('losartan potassium 50 mg')), ['losartan'], 'a salt name is not potassium chloride');
-  t.same(ingredientNamesOf(text('Penicillin G benzathine 2.4 million units IM')), ['penicillin g benzathine'], 'the longer name wins');
+  t.same(ingredientNamesOf(text('Penicillin G benzathine 2.4 million units IM')).sort(), ['penicillin g', 'penicillin g benzathine'], 'the salt form and its base');
+  t.same(ingredientNamesOf(text('hyoscyamine 0.125 mg SL')), ['hyoscyamine'], 'a Beers drug the terminology vocabulary lacks');
+  t.same(ingredientNamesOf(rx('314076', 'atorvastatin 40 MG Oral Tablet')), ['lisinopril'], 'a held code wins over a contradicting display');
   t.same(ingredientNamesOf(text('Augmentin 875/125')).sort(), ['amoxicillin', 'clavulanate']);
   t.same(ingredientNamesOf(text('heating pad')), []);
 });
