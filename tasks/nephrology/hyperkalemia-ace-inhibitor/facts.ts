@@ -36,18 +36,14 @@ export const LISINOPRIL = { ingredient: '29046', name: 'lisinopril', products: [
 
 export interface DrugGroup {
   name: string;
-  /** Lower-case generic ingredient names, as RxNorm IN names them. */
+  /** Drug class ids of graders/lib/drug-classes.ts (each lists its member ingredients and source). */
+  classes: string[];
+  /** Lower-case generic ingredient names outside those classes. */
   ingredients: string[];
-  /** RxNorm ingredient RXCUIs of those names that we could confirm (the names recognise the rest). */
-  rxcuis: string[];
 }
 
-/** ACE inhibitors (RxNorm IN). */
-export const ACE_INHIBITORS: DrugGroup = {
-  name: 'ACE inhibitor',
-  ingredients: ['lisinopril', 'enalapril', 'ramipril', 'benazepril', 'captopril', 'fosinopril', 'trandolapril', 'quinapril', 'perindopril', 'moexipril'],
-  rxcuis: ['29046', '3827', '35296', '18867', '1998', '50166', '38454', '35208', '54552', '30131'],
-};
+/** ACE inhibitors. */
+export const ACE_INHIBITORS: DrugGroup = { name: 'ACE inhibitor', classes: ['ace-inhibitor'], ingredients: [] };
 
 /**
  * Drugs that must not be started while potassium is a concern: potassium supplements, potassium-sparing diuretics,
@@ -55,14 +51,14 @@ export const ACE_INHIBITORS: DrugGroup = {
  * forbids dual blockade, and a swap keeps the potassium load).
  */
 export const POTASSIUM_RAISING: DrugGroup[] = [
-  { name: 'potassium supplement', ingredients: ['potassium chloride', 'potassium citrate', 'potassium bicarbonate', 'potassium gluconate', 'potassium acetate', 'potassium phosphate'], rxcuis: ['8591'] },
-  { name: 'potassium-sparing diuretic', ingredients: ['amiloride', 'triamterene'], rxcuis: ['644', '10763'] },
-  { name: 'mineralocorticoid receptor antagonist', ingredients: ['spironolactone', 'eplerenone', 'finerenone'], rxcuis: ['9997', '298869', '2562811'] },
-  { name: 'NSAID', ingredients: ['ibuprofen', 'naproxen', 'diclofenac', 'meloxicam', 'celecoxib', 'ketorolac', 'indomethacin', 'etodolac', 'nabumetone', 'piroxicam'], rxcuis: ['5640', '7258', '3355', '41493', '140587', '35827', '5781', '31448', '8356'] },
-  { name: 'trimethoprim', ingredients: ['trimethoprim'], rxcuis: ['10831'] },
-  { name: 'ARB', ingredients: ['losartan', 'valsartan', 'irbesartan', 'candesartan', 'olmesartan', 'telmisartan', 'azilsartan', 'eprosartan'], rxcuis: ['52175', '69749', '83818', '214354', '321064', '73494', '1091643', '83515'] },
-  { name: 'ARNI', ingredients: ['sacubitril'], rxcuis: ['1656328'] },
-  { name: 'direct renin inhibitor', ingredients: ['aliskiren'], rxcuis: ['325646'] },
+  { name: 'potassium supplement', classes: ['potassium-supplement'], ingredients: [] },
+  { name: 'potassium-sparing diuretic', classes: ['potassium-sparing-diuretic'], ingredients: [] },
+  { name: 'mineralocorticoid receptor antagonist', classes: ['mra'], ingredients: [] },
+  { name: 'NSAID', classes: ['nsaid'], ingredients: [] },
+  { name: 'trimethoprim', classes: [], ingredients: ['trimethoprim'] },
+  { name: 'ARB', classes: ['arb'], ingredients: [] },
+  { name: 'ARNI', classes: ['arni'], ingredients: [] },
+  { name: 'direct renin inhibitor', classes: ['renin-inhibitor'], ingredients: [] },
 ];
 
 /** Potassium supplements and potassium-sparing diuretics: stopped at K >= HIGH (the first step of KDIGO 2024 3.10). */
@@ -70,9 +66,9 @@ export const STOP_AT_HIGH = POTASSIUM_RAISING.slice(0, 2);
 
 /** Therapies that lower potassium while the ACE inhibitor continues (KDIGO 2024 3.10). */
 export const POTASSIUM_LOWERING: DrugGroup[] = [
-  { name: 'potassium binder', ingredients: ['patiromer', 'sodium zirconium cyclosilicate', 'sodium polystyrene sulfonate', 'calcium polystyrene sulfonate'], rxcuis: [] },
-  { name: 'loop diuretic', ingredients: ['furosemide', 'bumetanide', 'torsemide'], rxcuis: ['4603', '1808', '38413'] },
-  { name: 'thiazide diuretic', ingredients: ['hydrochlorothiazide', 'chlorthalidone', 'indapamide', 'metolazone'], rxcuis: ['5487', '2409', '5764', '6916'] },
+  { name: 'potassium binder', classes: ['potassium-binder'], ingredients: [] },
+  { name: 'loop diuretic', classes: ['loop-diuretic'], ingredients: [] },
+  { name: 'thiazide diuretic', classes: ['thiazide'], ingredients: [] },
 ];
 
 /** SNOMED CT 14140009 Hyperkalemia, for an order's statusReason. */

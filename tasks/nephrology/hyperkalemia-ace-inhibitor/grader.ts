@@ -3,9 +3,10 @@
 import type { MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
 import {
-  allOf, changeOf, convert, createdResources, doseOf, fail, fetchedAll, findServiceRequest, isMedication, isNoLongerActive, label, latestObservation,
-  matchNumber, matchOf, observations, ORDER_GROUPS, quantityOf, readBeforeWrite, timesPerDay, verdict, writesOnlyFor, type Match,
+  changeOf, createdResources, fail, fetchedAll, findServiceRequest, isNoLongerActive, label, latestObservation, matchNumber, matchOf, observations,
+  ORDER_GROUPS, quantityOf, verdict, type Match,
 } from '../../../graders/lib/index.ts';
+import { dailyMg, ingredientNamesOf, orderInClass } from '../../../graders/lib/drug-classes.ts';
 import {
   ACE_INHIBITORS, EARLIER_HIGH_WINDOW_DAYS, POTASSIUM_BANDS, POTASSIUM_LOWERING, POTASSIUM_RAISING, POTASSIUM_RESULTS, RECHECK_DAYS, STOP_AT_HIGH,
   type DrugGroup,
@@ -13,17 +14,9 @@ import {
 
 const DAY = 86_400_000;
 
-/** Whether an order is one of the group's drugs. */
+/** Whether an order is one of the group's drugs (by any RxNorm code, brand or text: graders/lib/drug-classes.ts). */
 function inGroup(order: MedicationRequest, group: DrugGroup): boolean {
-  return isMedication(order.medicationCodeableConcept, { ingredients: group.rxcuis });
-}
-
-/** Milligrams a day of an order, when its dose and frequency can be read. */
-function dailyMg(order: MedicationRequest): number | undefined {
-  const dosage = order.dosageInstruction?.[0];
-  const dose = doseOf(dosage);
-  const mg = dose ? convert(dose.value, dose.unit, 'mg') : undefined;
-  return mg === undefined ? undefined : mg * (timesPerDay(dosage) ?? 1);
+  return group.classes.some((id) => orderInClass(order, id)) || ingredientNamesOf(order.medicationCodeableConcept).some((n) => group.ingredients.includes(n));
 }
 
 /** Variants: latest K >= HIGH, or latest K <= NORMAL_MAX with a high value in the year before it. */
@@ -145,7 +138,7 @@ function potassiumRaisingOrders(states: OrderStates): Match {
   for (const o of states.created.filter((x) => ['active', 'draft', 'on-hold'].includes(x.status))) {
     const group = POTASSIUM_RAISING.find((g) => inGroup(o, g));
     if (group) mismatches.push(`${label(o)} orders a ${group.name} (${o.medicationCodeableConcept?.text ?? ''}), which raises potassium`);
-    else if (inGroup(o, ACE_INHIBITORS) && !startAce.some((s) => ACE_INHIBITORS.rxcuis.some((i) => isMedication(s.medicationCodeableConcept, { ingredients: [i] }) && isMedication(o.medicationCodeableConcept, { ingredients: [i] })))) {
+    else if (inGroup(o, ACE_INHIBITORS) && !ingredientNamesOf(o.medicationCodeableConcept).every((n) => startAce.some((s) => ingredientNamesOf(s.medicationCodeableConcept).includes(n)))) {
       mismatches.push(`${label(o)} starts another ACE inhibitor (${o.medicationCodeableConcept?.text ?? ''})`);
     }
   }
@@ -195,5 +188,4 @@ export const checks: Record<string, Check> = {
     return verdict(match.ok ? match : matchOf([...match.mismatches, ...late], [`K ${k}: recheck due within ${days} days`]));
   },
   no_potassium_raising_orders: async (ctx) => verdict(potassiumRaisingOrders(await orderStates(ctx))),
-  writes_scoped_and_informed: ({ patient, changes, log }) => verdict(allOf(writesOnlyFor(changes, patient), readBeforeWrite(log, changes))),
 };

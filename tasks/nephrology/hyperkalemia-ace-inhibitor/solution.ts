@@ -6,17 +6,22 @@
 // Thresholds and drug lists come from facts.ts; the reading and the decision are this file's own code.
 import type { MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
+import { DRUG_CLASSES } from '../../../graders/lib/drug-classes.ts';
 import { FLOWSHEET, HYPERKALEMIA, LISINOPRIL, LOINC, POTASSIUM_BANDS, RXNORM, STOP_AT_HIGH, type DrugGroup } from './facts.ts';
 
 const when = (o: Observation) => Date.parse(o.effectiveDateTime ?? o.effectivePeriod?.start ?? o.issued ?? '');
 
-/** Whether an order is one of the group's drugs: an RxNorm ingredient code, or its name in the drug text. */
+/** Whether an order names one of the group's ingredients in its drug text or coding displays. */
 function orderIs(order: MedicationRequest, group: DrugGroup): boolean {
   const concept = order.medicationCodeableConcept;
-  if (concept?.coding?.some((c) => c.system === RXNORM && c.code && group.rxcuis.includes(c.code))) return true;
   const text = [concept?.text, ...(concept?.coding ?? []).map((c) => c.display)].join(' ').toLowerCase();
-  return group.ingredients.some((name) => text.includes(name));
+  const names = [...group.ingredients, ...group.classes.flatMap((id) => DRUG_CLASSES.get(id)?.ingredients ?? [])];
+  return names.some((name) => text.includes(name));
 }
+
+const isLisinopril = (order: MedicationRequest) =>
+  order.medicationCodeableConcept?.coding?.some((c) => c.system === RXNORM && LISINOPRIL.products.includes(c.code ?? '')) ||
+  orderIs(order, { name: LISINOPRIL.name, classes: [], ingredients: [LISINOPRIL.name] });
 
 function stop(order: MedicationRequest, k: number): { op: string; path: string; value: unknown }[] {
   return [
@@ -48,7 +53,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     done.push(`stopped ${order.medicationCodeableConcept?.text ?? 'potassium-raising drug'}`);
   }
   if (k >= POTASSIUM_BANDS.MUST_LOWER && raising.length === 0) {
-    const aceOrders = active.filter((o) => orderIs(o, { name: 'lisinopril', ingredients: [LISINOPRIL.name], rxcuis: LISINOPRIL.products }));
+    const aceOrders = active.filter(isLisinopril);
     for (const order of aceOrders) await fhir.patch('MedicationRequest', order.id!, stop(order, k));
     done.push('stopped lisinopril (re-challenge at a lower dose once K < 5.0)');
   } else {

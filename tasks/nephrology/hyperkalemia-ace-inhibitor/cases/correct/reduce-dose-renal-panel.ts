@@ -4,7 +4,7 @@
 import type { CaseContext } from '../../../../../harness/cases/http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
-export const description = 'halves lisinopril at K >= 5.5 (new order "1 tablet" of 10 mg SCD / 5 mg), renal panel 24362-6';
+export const description = 'halves lisinopril at K >= 5.5 (new order "1 tablet" of 10 mg SCD / 5 mg), renal panel 24362-6, K last with a period';
 
 const K_CODES = 'http://loinc.org|2823-3,http://loinc.org|6298-4,http://ehr-gym.example/fhir/CodeSystem/flowsheet|K';
 const RX = 'http://www.nlm.nih.gov/research/umls/rxnorm';
@@ -44,5 +44,6 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
     code: { coding: [{ system: 'http://loinc.org', code: '24362-6', display: 'Renal function 2000 panel - Serum or Plasma' }] },
     occurrenceDateTime: new Date(Date.parse(now) + 2 * 86400_000).toISOString(),
   });
-  await submit(`the answer "${k} mmol/L." ${notes.join('; ') || 'lisinopril continued, low-potassium diet'}; renal panel in 2 days.`);
+  // The K comes last, after another number near "potassium" (the supplement's 20 mEq), and ends the sentence.
+  await submit(`${[...notes, 'renal panel in 2 days'].join('; ')}. Latest K ${k} mmol/L.`);
 }
