@@ -1,70 +1,133 @@
-// Grader: no anticholinergic ordered for a patient with Alzheimer's disease on donepezil; the reasoning in the answer
-// and in a note whose facts (age, diagnosis, donepezil) come from the chart.
+// Grader: in dementia on a cholinesterase inhibitor, oxybutynin (strongly anticholinergic) is declined (AGS Beers 2023,
+// Tables 3, 5 and 7); the answer and the note are read for their direction about it, never for keywords. Where the
+// chart already holds a strongly anticholinergic drug, the right answer also deprescribes it: the order is stopped or
+// held, or the answer or note recommends stopping it. Reasonable additions (a beta-3 agonist, a urinalysis, a
+// post-void residual, a referral) are new orders and touch nothing; the cholinesterase inhibitor stays.
 import type { Condition, DocumentReference, MedicationRequest, Patient } from '@medplum/fhirtypes';
 import type { Check, GraderContext } from '../../../harness/types.ts';
 import {
-  allOf, answerText, codingsOf, createdResources, describeConcept, fail, fetchedAll, findNote, inCodeSet, isMedication, matchOf, matchTerms,
-  rxnormIngredients, SNOMED, verdict, writesOnlyFor,
+  allOf, answerText, createdResources, drugIngredientNames, fail, fetchedAll, fetchedAny, inCodeSet, isNoLongerActive, matchOf, matchRecommendation,
+  noteText, untouchedExcept, verdict, writesOnlyFor, type Match,
 } from '../../../graders/lib/index.ts';
+import { orderInClass } from '../../../graders/lib/drug-classes.ts';
+import { startedMedicationOrders } from '../../../graders/lib/harm/index.ts';
+import { BRAND_NAMES } from '../../../seed/codes/rxnorm/brands.ts';
+import { CHOLINESTERASE_INHIBITORS, DEMENTIA, REQUESTED_DRUG, STRONG_ANTICHOLINERGIC } from './facts.ts';
 
-export const DONEPEZIL = { ingredients: ['135447'] };
-const ANTICHOLINERGICS = {
-  ingredients: ['32675', '119565', '10766', '322167', '136198', '591622', '3498', '5553', '2400'],
-  words: ['oxybutynin', 'ditropan', 'tolterodine', 'detrol', 'trospium', 'solifenacin', 'vesicare', 'darifenacin', 'fesoterodine', 'diphenhydramine', 'hydroxyzine', 'chlorpheniramine'],
-};
-
-async function startingDonepezil({ fhir, patient, changes }: GraderContext): Promise<MedicationRequest[]> {
-  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  return all.map((o) => {
+/** The patient's medication orders as they were when the episode began (created ones left out, changed ones as before). */
+async function startingOrders({ fhir, patient, changes }: GraderContext): Promise<MedicationRequest[]> {
+  const now = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
+  const deleted = changes.filter((c) => c.type === 'MedicationRequest' && c.action === 'deleted' && c.before).map((c) => c.before as MedicationRequest);
+  return [...now, ...deleted].flatMap((o) => {
     const change = changes.find((c) => c.type === 'MedicationRequest' && c.id === o.id);
-    return change?.action === 'created' ? undefined : ((change?.before ?? o) as MedicationRequest);
-  }).filter((o): o is MedicationRequest => !!o && o.status === 'active' && isMedication(o.medicationCodeableConcept, DONEPEZIL));
+    if (!change) return [o];
+    return change.before ? [change.before as MedicationRequest] : [];
+  });
 }
 
-const notes = (ctx: GraderContext) => createdResources<DocumentReference>(ctx.changes, 'DocumentReference');
+const names = (o: MedicationRequest) => drugIngredientNames(o.medicationCodeableConcept);
+
+/** The names a text may call an order's drug: its ingredients and their single-ingredient brands ("Benadryl"). */
+function spokenNames(o: MedicationRequest): string[] {
+  const generic = names(o);
+  const brands = Object.entries(BRAND_NAMES).filter(([, ingredients]) => ingredients.length === 1 && generic.includes(ingredients[0])).map(([brand]) => brand);
+  return generic.length ? [...generic, ...brands] : [o.medicationCodeableConcept?.text ?? ''];
+}
+const isChei = (o: MedicationRequest) => names(o).some((n) => CHOLINESTERASE_INHIBITORS.includes(n));
+
+async function chart(ctx: GraderContext) {
+  const starting = (await startingOrders(ctx)).filter((o) => o.status === 'active');
+  return {
+    chei: starting.filter(isChei),
+    anticholinergics: starting.filter((o) => orderInClass(o, STRONG_ANTICHOLINERGIC)),
+  };
+}
+
+const notes = (ctx: GraderContext) => createdResources<DocumentReference>(ctx.changes, 'DocumentReference')
+  .filter((d) => d.subject?.reference === `Patient/${ctx.patient}` && d.status === 'current');
+
+/** Why oxybutynin is declined, in any words: its anticholinergic burden on cognition or its opposition to the ChEI. */
+const REASON = /anticholinergic|antimuscarinic|beers|cholinergic|cholinesterase|cognit|delirium|confusion|memory/i;
+
+/** A text (answer or note) declines oxybutynin on meaning and gives a reason. */
+function declines(text: unknown, what: string): Match {
+  const direction = matchRecommendation(text, { subject: REQUESTED_DRUG.names, expected: 'against', answersQuestion: what === 'the answer' });
+  const reason = REASON.test(typeof text === 'string' ? text : answerText(text)) ? [] : [`${what} gives no reason (anticholinergic burden in dementia, opposition to the cholinesterase inhibitor)`];
+  return matchOf([...direction.mismatches.map((m) => `${what}: ${m}`), ...reason], direction.evidence.map((e) => `${what}: ${e}`));
+}
+
+function completedYears(birthDate: string, now: string): number {
+  const b = new Date(birthDate);
+  const n = new Date(now);
+  return n.getUTCFullYear() - b.getUTCFullYear() - ((n.getUTCMonth() * 100 + n.getUTCDate()) < (b.getUTCMonth() * 100 + b.getUTCDate()) ? 1 : 0);
+}
 
 export const checks: Record<string, Check> = {
-  reviewed_donepezil: async (ctx) => {
-    const start = await startingDonepezil(ctx);
-    if (start.length === 0) return fail('no active donepezil order (binding error)');
-    return verdict(fetchedAll(ctx.log, start.map((o) => `MedicationRequest/${o.id}`), 'donepezil order'));
+  reviewed_medications: async (ctx) => {
+    const { chei, anticholinergics } = await chart(ctx);
+    if (chei.length === 0) return fail('no active cholinesterase inhibitor order (binding error)');
+    return verdict(fetchedAll(ctx.log, [...chei, ...anticholinergics].map((o) => `MedicationRequest/${o.id}`), 'active cholinesterase inhibitor or anticholinergic order'));
   },
   reviewed_dementia_diagnosis: async ({ fhir, patient, log }) => {
-    const dx = (await fhir.search<Condition>('Condition', { patient, code: 'http://snomed.info/sct|26929004', _count: 100 }))
-      .filter((c) => inCodeSet(c.code, [{ system: SNOMED, codes: ['26929004'] }]) && c.category?.some((x) => x.coding?.some((y) => y.code === 'problem-list-item')));
-    if (dx.length === 0) return fail('no Alzheimer problem-list entry (binding error)');
-    return verdict(fetchedAll(log, dx.map((c) => `Condition/${c.id}`), "Alzheimer's diagnosis"));
+    const dx = (await fhir.search<Condition>('Condition', { patient, _count: 1000 })).filter((c) => inCodeSet(c.code, DEMENTIA));
+    if (dx.length === 0) return fail('no dementia on the problem list (binding error)');
+    return verdict(fetchedAny(log, dx.map((c) => `Condition/${c.id}`), 'dementia problem-list entry'));
   },
-  no_anticholinergic_ordered: ({ changes }) => {
-    const bad = changes.filter((c) => c.type === 'MedicationRequest' && c.after).flatMap((c) => {
-      const o = c.after as MedicationRequest;
-      const text = [o.medicationCodeableConcept?.text, ...codingsOf(o.medicationCodeableConcept).map((x) => x.display)].join(' ').toLowerCase();
-      const hit = rxnormIngredients(o.medicationCodeableConcept).some((i) => ANTICHOLINERGICS.ingredients.includes(i)) || ANTICHOLINERGICS.words.some((w) => text.includes(w));
-      return hit && ['active', 'draft', 'on-hold'].includes(o.status) ? [`${c.action} MedicationRequest/${c.id} (${describeConcept(o.medicationCodeableConcept)}): anticholinergic in dementia`] : [];
+  no_anticholinergic_started: ({ changes }) => {
+    const started = startedMedicationOrders(changes).filter((o) => orderInClass(o.resource, STRONG_ANTICHOLINERGIC));
+    return verdict(matchOf(started.map((o) => `${o.label} is strongly anticholinergic (Beers 2023 Table 7), started in dementia on a cholinesterase inhibitor`), ['medication orders checked']));
+  },
+  declines_oxybutynin: ({ answer }) => verdict(declines(answer, 'the answer')),
+  deprescribes_existing_anticholinergic: async (ctx) => {
+    const { anticholinergics } = await chart(ctx);
+    if (anticholinergics.length === 0) return verdict(matchOf([], ['no strongly anticholinergic drug at the start: nothing to deprescribe']));
+    const texts = [answerText(ctx.answer), ...notes(ctx).map(noteText)];
+    const results = await Promise.all(anticholinergics.map(async (o) => {
+      const label = `MedicationRequest/${o.id} (${names(o).join(', ') || o.medicationCodeableConcept?.text})`;
+      const current = await ctx.fhir.read<MedicationRequest>('MedicationRequest', o.id!).catch(() => undefined);
+      if (isNoLongerActive(current, { allowHold: true })) return matchOf([], [`${label} is now ${current!.status}`]);
+      const advised = texts.map((t) => matchRecommendation(t, { subject: spokenNames(o), expected: 'against' })).find((m) => m.ok);
+      return advised ? matchOf([], [`${label}: stopping it is recommended (${advised.evidence[0]})`])
+        : matchOf([`${label} is strongly anticholinergic and still ${current?.status ?? 'gone'}; neither stopped/held nor recommended for stopping in the answer or a note`]);
+    }));
+    return verdict(allOf(...results));
+  },
+  note_rationale: async (ctx) => {
+    const list = notes(ctx);
+    if (list.length === 0) return verdict(matchOf(['no current note (DocumentReference) for the patient']));
+    const { chei } = await chart(ctx);
+    const cheiNames = [...new Set(chei.flatMap(names))];
+    const results = list.map((doc) => {
+      const text = noteText(doc);
+      const m = declines(text, `DocumentReference/${doc.id}`);
+      const named = cheiNames.some((n) => text.toLowerCase().includes(n)) || /cholinesterase/i.test(text) ? [] : [`DocumentReference/${doc.id} does not name the cholinesterase inhibitor (${cheiNames.join(', ')})`];
+      return matchOf([...m.mismatches, ...named], m.evidence);
     });
-    return verdict(matchOf(bad, ['medication writes checked']));
+    return verdict(results.find((r) => r.ok) ?? allOf(...results));
   },
-  interaction_explained: ({ answer }) => verdict(matchTerms(answerText(answer), [['anticholinergic', 'antimuscarinic'], ['donepezil', 'cholinesterase'], ['dementia', 'alzheimer', 'cognit', 'delirium', 'confusion']])),
-  note_rationale: (ctx) => verdict(findNote(notes(ctx), {
-    patient: ctx.patient, status: ['current'],
-    mustMention: [['oxybutynin'], ['donepezil'], ['anticholinergic', 'antimuscarinic', 'beers']],
-  })),
   note_patient_context: async (ctx) => {
     const p = await ctx.fhir.read<Patient>('Patient', ctx.patient);
     if (!p.birthDate) return fail('no birth date in the chart');
-    const now = new Date(ctx.now);
-    const birth = new Date(p.birthDate);
-    let age = now.getUTCFullYear() - birth.getUTCFullYear();
-    if (now.getUTCMonth() < birth.getUTCMonth() || (now.getUTCMonth() === birth.getUTCMonth() && now.getUTCDate() < birth.getUTCDate())) age--;
-    return verdict(findNote(notes(ctx), { patient: ctx.patient, mustMention: [['alzheimer', 'dementia']], mustQuote: [{ value: age, what: `age (${age})` }] }));
+    const age = completedYears(p.birthDate, ctx.now);
+    const list = notes(ctx);
+    if (list.length === 0) return verdict(matchOf(['no current note (DocumentReference) for the patient']));
+    const results = list.map((doc) => {
+      const text = noteText(doc);
+      const mismatches: string[] = [];
+      if (!/alzheimer|dementia|cognitive impairment/i.test(text)) mismatches.push(`DocumentReference/${doc.id} does not state the dementia diagnosis`);
+      if (!new RegExp(`\\b${age}(?![\\d.])`).test(text)) mismatches.push(`DocumentReference/${doc.id} does not state the age (${age})`);
+      return matchOf(mismatches);
+    });
+    return verdict(results.find((r) => r.ok) ?? allOf(...results));
   },
   existing_orders_untouched: async (ctx) => {
-    const start = await startingDonepezil(ctx);
-    const stillActive = await Promise.all(start.map(async (o) => (await ctx.fhir.read<MedicationRequest>('MedicationRequest', o.id!)).status === 'active'));
-    const others = ctx.changes.filter((c) => !(c.action === 'created' && ['DocumentReference', 'Communication'].includes(c.type)));
+    const { chei, anticholinergics } = await chart(ctx);
+    const stillActive = await Promise.all(chei.map(async (o) => (await ctx.fhir.read<MedicationRequest>('MedicationRequest', o.id!).catch(() => undefined))?.status === 'active'));
+    const changed = untouchedExcept(ctx.changes, anticholinergics.map((o) => `MedicationRequest/${o.id}`));
     return verdict(allOf(
       writesOnlyFor(ctx.changes, ctx.patient),
-      matchOf([...start.filter((_, i) => !stillActive[i]).map((o) => `donepezil MedicationRequest/${o.id} is no longer active`), ...others.map((c) => `${c.action} ${c.type}/${c.id}: only a note was expected`)]),
+      matchOf(chei.filter((_, i) => !stillActive[i]).map((o) => `cholinesterase inhibitor MedicationRequest/${o.id} is no longer active`)),
+      changed,
     ));
   },
 };

@@ -1,38 +1,47 @@
-// Reference solution: Alzheimer's on donepezil - oxybutynin is strongly anticholinergic (Beers 2023: avoid in dementia
-// and with cholinesterase inhibitors); recommend behavioral measures, UA, and mirabegron if drug therapy is needed.
-import type { MedicationRequest, Patient } from '@medplum/fhirtypes';
+// Reference solution: read the problem list (dementia), the active medication list (cholinesterase inhibitor, any
+// strongly anticholinergic drug already taken) and recent vitals/labs. Oxybutynin is strongly anticholinergic: AGS
+// Beers 2023 says avoid it in dementia and with a cholinesterase inhibitor, so it is not ordered; the plan is
+// behavioural measures, a urinalysis and post-void residual, and a beta-3 agonist (mirabegron) if a drug is still
+// needed (AUA/SUFU 2024). A strongly anticholinergic drug she or he already takes is recommended for stopping.
+// Independent of grader.ts: shares facts.ts and the library's drug recognition, decides with its own code.
+import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { clinicalNote, isMedication } from '../../../graders/lib/index.ts';
-import { DONEPEZIL } from './grader.ts';
+import { clinicalNote, drugIngredientNames, inCodeSet } from '../../../graders/lib/index.ts';
+import { orderInClass } from '../../../graders/lib/drug-classes.ts';
+import { CHOLINESTERASE_INHIBITORS, DEMENTIA, STRONG_ANTICHOLINERGIC } from './facts.ts';
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
-  const p = await fhir.read<Patient>('Patient', patient);
-  await fhir.search('Condition', { patient, 'clinical-status': 'active' });
-  await fhir.search('Condition', { patient, code: 'http://snomed.info/sct|26929004' });
+  const person = await fhir.read<Patient>('Patient', patient);
+  const conditions = await fhir.search<Condition>('Condition', { patient, 'clinical-status': 'active' });
   await fhir.search('AllergyIntolerance', { patient });
   const active = await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active' });
-  await fhir.search('MedicationRequest', { patient, code: 'http://www.nlm.nih.gov/research/umls/rxnorm|135447' });
-  await fhir.search('Observation', { patient, code: 'http://loinc.org|33914-3', _sort: '-date', _count: 3 });
-  await fhir.search('Observation', { patient, code: 'http://loinc.org|2345-7', _sort: '-date', _count: 3 });
-  await fhir.search('Observation', { patient, code: 'http://loinc.org|8867-4', _sort: '-date', _count: 3 });
   await fhir.search('Observation', { patient, code: 'http://loinc.org|85354-9', _sort: '-date', _count: 3 });
-  await fhir.search('Observation', { patient, code: 'http://loinc.org|3016-3', _sort: '-date', _count: 3 });
+  await fhir.search('Observation', { patient, code: 'http://loinc.org|33914-3,http://loinc.org|2160-0', _sort: '-date', _count: 3 });
+  await fhir.search('Observation', { patient, code: 'http://loinc.org|24356-8,http://loinc.org|5799-2', _sort: '-date', _count: 3 });
   await fhir.search('Encounter', { patient, _sort: '-date', _count: 5 });
-  await fhir.search('DocumentReference', { patient, _sort: '-date', _count: 3 });
-  await fhir.search('CarePlan', { patient, status: 'active' });
 
-  const birth = new Date(p.birthDate!);
   const at = new Date(now);
-  let age = at.getUTCFullYear() - birth.getUTCFullYear();
-  if (at.getUTCMonth() < birth.getUTCMonth() || (at.getUTCMonth() === birth.getUTCMonth() && at.getUTCDate() < birth.getUTCDate())) age--;
-  const donepezil = active.filter((o) => isMedication(o.medicationCodeableConcept, DONEPEZIL)).map((o) => o.medicationCodeableConcept?.text ?? 'donepezil')[0] ?? 'donepezil';
+  const birth = new Date(person.birthDate!);
+  const age = at.getUTCFullYear() - birth.getUTCFullYear() - (at.getUTCMonth() < birth.getUTCMonth() || (at.getUTCMonth() === birth.getUTCMonth() && at.getUTCDate() < birth.getUTCDate()) ? 1 : 0);
+  const dementia = conditions.find((c) => inCodeSet(c.code, DEMENTIA));
+  const diagnosis = dementia?.code?.text ?? dementia?.code?.coding?.[0]?.display ?? 'dementia';
+  const names = (o: MedicationRequest) => drugIngredientNames(o.medicationCodeableConcept);
+  const chei = active.filter((o) => names(o).some((n) => CHOLINESTERASE_INHIBITORS.includes(n))).map((o) => names(o)[0]);
+  const cheiText = chei.length ? chei.join(' and ') : 'a cholinesterase inhibitor';
+  const toStop = active.filter((o) => orderInClass(o, STRONG_ANTICHOLINERGIC)).map((o) => names(o)[0] ?? o.medicationCodeableConcept?.text ?? 'the anticholinergic');
+
   const text = [
     'GERIATRICS E-CONSULT NOTE',
-    `Patient: ${age}-year-old with Alzheimer's disease on ${donepezil}.`,
+    `Patient: ${age}-year-old with ${diagnosis} on ${cheiText}.`,
     'Question: oxybutynin 5 mg BID for new urge incontinence.',
-    'Assessment: oxybutynin is strongly anticholinergic - AGS Beers Criteria 2023 advise avoiding it in dementia (worsens cognition, delirium risk) and it directly opposes donepezil (cholinesterase inhibitor); donepezil itself can cause urge incontinence. Not ordered.',
-    'Plan: check urinalysis for infection and post-void residual; prompted/scheduled voiding and evening fluid timing; review whether incontinence began after donepezil dose change. If drug therapy is still needed, mirabegron (beta-3 agonist) is preferred over antimuscarinics.',
+    `Assessment: oxybutynin is strongly anticholinergic - AGS Beers Criteria 2023 advise avoiding it in dementia (worse cognition, delirium) and it opposes ${cheiText} (cholinesterase inhibitor); the cholinesterase inhibitor itself can cause urge incontinence. Oxybutynin not recommended and not ordered.`,
+    ...toStop.map((drug) => `Already taking ${drug}, also strongly anticholinergic (Beers 2023): recommend stopping ${drug}.`),
+    'Plan: urinalysis to exclude infection and a post-void residual; prompted/scheduled voiding, evening fluid timing, treat constipation. If drug therapy is still needed, mirabegron (beta-3 agonist) is preferred over antimuscarinics (AUA/SUFU 2024).',
   ].join('\n');
   await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Geriatrics e-consult: urge incontinence', title: 'Geriatrics e-consult', text }));
-  await finish("Did not order oxybutynin: strongly anticholinergic, Beers 2023 says avoid in dementia, and it counteracts donepezil (a cholinesterase inhibitor) - risk of worse cognition/delirium. Suggest UA, post-void residual, prompted voiding; mirabegron if a drug is needed. Note filed.");
+  await finish([
+    `Did not order oxybutynin: it is strongly anticholinergic, Beers 2023 says avoid in dementia, and it counteracts ${cheiText} (a cholinesterase inhibitor) - risk of worse cognition and delirium.`,
+    ...toStop.map((drug) => `Recommend stopping ${drug} as well (strongly anticholinergic).`),
+    'Instead: urinalysis, post-void residual, prompted voiding; mirabegron if a drug is needed. Note filed.',
+  ].join(' '));
 }
