@@ -96,12 +96,11 @@ const NORMALIZED_ALIASES: Record<string, string> = {
 // prefix change is exact, so when both sides carry [iU] it is swapped for a stand-in unit no clinical unit uses.
 const ARBITRARY_STAND_IN = 'cd';
 
-const affine = new Map<string, { scale: number; offset: number } | undefined>();
+/** value -> value in the target unit; null when the units cannot be compared. */
+type Conversion = ((value: number) => number) | null;
 
-/** The map from `a` to `b` (value * scale + offset: only temperatures have an offset), memoised; UCUM parses once. */
-function ucumMap(a: string, b: string): { scale: number; offset: number } | undefined {
-  const key = `${a}\u0000${b}`;
-  if (affine.has(key)) return affine.get(key);
+/** The UCUM map from `a` to `b` (value * scale + offset: only temperatures have an offset), or null. */
+function ucumConversion(a: string, b: string): Conversion {
   let from = a;
   let to = b;
   if (a.includes('[iU]') && b.includes('[iU]')) [from, to] = [a.replaceAll('[iU]', ARBITRARY_STAND_IN), b.replaceAll('[iU]', ARBITRARY_STAND_IN)];
@@ -115,9 +114,10 @@ function ucumMap(a: string, b: string): { scale: number; offset: number } | unde
   };
   const zero = at(0);
   const one = at(1);
-  const map = zero === undefined || one === undefined ? undefined : { scale: one - zero, offset: zero };
-  affine.set(key, map);
-  return map;
+  if (zero === undefined || one === undefined) return null;
+  const scale = one - zero;
+  // 12 significant digits: 0.1 g is 100 mg, not 100.00000000000001.
+  return (value) => Number((value * scale + zero).toPrecision(12));
 }
 
 /** A pure count of dose units or a bare number: UCUM would call all of these "1" and equal to each other. */
@@ -125,22 +125,34 @@ function isCount(code: string): boolean {
   return /^\{[^}]*\}$/.test(code) || code === '1';
 }
 
+function conversionFor(from: string | undefined, to: string | undefined): Conversion {
+  const a = ucumCode(from);
+  const b = ucumCode(to);
+  if (a === b || normalizeUnit(from) === normalizeUnit(to)) return (value) => value;
+  if (!a || !b || isCount(a) || isCount(b)) return null;
+  // UCUM reads % and mmol/mol as plain ratios (7 % = 70 mmol/mol), but HbA1c % (NGSP) to mmol/mol (IFCC) is a
+  // different scale: a percentage converts only to a percentage.
+  if (a === '%' || b === '%') return null;
+  return ucumConversion(a, b);
+}
+
+// Graders convert the same few unit pairs over and over: each pair is folded and parsed by UCUM once.
+const conversions = new Map<string, Conversion>();
+
 /**
  * `value` in `from` expressed in `to`; undefined when the units measure different things (mass vs volume, mass vs
  * moles without a molar mass, a tablet vs a milligram). mEq and mmol are treated as equal, which holds for the
  * monovalent ions (K, Na, Cl, HCO3) that labs report in either.
  */
 export function convert(value: number, from: string | undefined, to: string | undefined): number | undefined {
-  const a = ucumCode(from);
-  const b = ucumCode(to);
-  if (a === b || normalizeUnit(from) === normalizeUnit(to)) return value;
-  if (!a || !b || isCount(a) || isCount(b)) return undefined;
-  // UCUM reads % and mmol/mol as plain ratios (7 % = 70 mmol/mol), but HbA1c % (NGSP) to mmol/mol (IFCC) is a
-  // different scale: a percentage converts only to a percentage.
-  if (a === '%' || b === '%') return undefined;
-  const map = ucumMap(a, b);
-  if (!map) return undefined;
-  return Number((value * map.scale + map.offset).toPrecision(12));
+  const key = `${from ?? ''}\u0000${to ?? ''}`;
+  let conversion = conversions.get(key);
+  if (conversion === undefined) {
+    if (conversions.size > 10000) conversions.clear();
+    conversion = conversionFor(from, to);
+    conversions.set(key, conversion);
+  }
+  return conversion === null ? undefined : conversion(value);
 }
 
 /** True when UCUM knows the unit once its spelling is folded ("milligrams", "mEq/L", "K/uL"). */
