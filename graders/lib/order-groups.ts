@@ -168,6 +168,19 @@ const TSH: OrderGroup = {
   source: 'LOINC 3016-3 Thyrotropin [Units/volume] in Serum or Plasma; ATA hypothyroidism guideline 2014',
 };
 
+const URATE: OrderGroup = {
+  id: 'urate',
+  label: 'serum urate (uric acid)',
+  codes: [
+    loinc('3084-1', '14933-6'), // Urate [Mass/volume], [Moles/volume] in Serum or Plasma
+    cpt('84550'), // uric acid; blood
+    flowsheet('URIC'),
+  ],
+  text: /\burate\b|uric acid/i,
+  notText: /urine|urinary/i,
+  source: '2020 ACR gout guideline (treat-to-target: titrate urate-lowering therapy to serum urate < 6 mg/dL)',
+};
+
 const CBC: OrderGroup = {
   id: 'cbc',
   label: 'complete blood count',
@@ -313,6 +326,7 @@ export const ORDER_GROUPS = {
   hba1c: HBA1C,
   lipids: LIPIDS,
   tsh: TSH,
+  urate: URATE,
   cbc: CBC,
   urineAlbuminCreatinine: UACR,
   screeningMammography: SCREENING_MAMMOGRAPHY,

@@ -102,6 +102,7 @@ t.test('other groups: the right code passes, the neighbouring test does not', as
   table(t, ORDER_GROUPS.hba1c, [['HPLC A1c 17856-6', coded(LOINC, '17856-6')], ['text "HbA1c"', text('HbA1c')]], [['glucose 2345-7', coded(LOINC, '2345-7')]]);
   table(t, ORDER_GROUPS.lipids, [['direct LDL 18262-6', coded(LOINC, '18262-6')], ['CPT 80061', coded(CPT, '80061')]], [['Lp(a) text', text('Lipoprotein (a)')], ['TSH', coded(LOINC, '3016-3')]]);
   table(t, ORDER_GROUPS.tsh, [['3016-3', coded(LOINC, '3016-3')], ['text "TSH with reflex FT4"', text('TSH with reflex FT4')]], [['free T4 3024-7', coded(LOINC, '3024-7')]]);
+  table(t, ORDER_GROUPS.urate, [['molar urate 14933-6', coded(LOINC, '14933-6')], ['text "uric acid"', text('Uric acid level')]], [['creatinine 2160-0', coded(LOINC, '2160-0')], ['text "24 h urine uric acid"', text('24 h urine uric acid')]]);
   table(t, ORDER_GROUPS.cbc, [['CBC with diff 57021-8', coded(LOINC, '57021-8')]], [['hemoglobin alone 718-7', coded(LOINC, '718-7')]]);
   table(t, ORDER_GROUPS.urineAlbuminCreatinine, [['9318-7', coded(LOINC, '9318-7')], ['text "urine ACR"', text('Urine ACR')]], [['urinalysis 24356-8', coded(LOINC, '24356-8')]]);
   table(t, ORDER_GROUPS.dxa, [['CPT 77080', coded(CPT, '77080')], ['LOINC 38269-7', coded(LOINC, '38269-7')]], [['heel ultrasound text', text('Heel ultrasound bone density')], ['chest x-ray', coded(SNOMED, '399208008')]]);
