@@ -1,41 +1,45 @@
 // Reference solution: read the allergy list, the medication history (prior antibiotics), problems, encounters and
-// notes; score PEN-FAST (Trubiano 2020) from the recorded reaction; refer a low-risk history to Allergy & Immunology
-// for a direct oral amoxicillin challenge (AAAAI/ACAAI 2022). No antibiotic order; the allergy entry stays until tested.
-import type { ServiceRequest } from '@medplum/fhirtypes';
+// notes; score PEN-FAST (Trubiano 2020) from the recorded amoxicillin reaction; refer to Allergy & Immunology for
+// evaluation (a low-risk history: direct oral amoxicillin challenge; a severe one: skin testing first, per the
+// AAAAI/ACAAI 2022 practice parameter). No antibiotic order; the allergy entry stays until tested.
+import type { AllergyIntolerance, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { facts } from './grader.ts';
+import { AMOXICILLIN, PEN_FAST, REACTION_WORDS, RXNORM, SEVERE_REACTIONS, SNOMED } from './facts.ts';
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
   await fhir.read('Patient', patient);
-  await fhir.search('AllergyIntolerance', { patient });
-  await fhir.search('AllergyIntolerance', { patient, code: 'http://www.nlm.nih.gov/research/umls/rxnorm|723' });
+  const allergies = await fhir.search<AllergyIntolerance>('AllergyIntolerance', { patient });
   await fhir.search('Condition', { patient, 'clinical-status': 'active' });
-  await fhir.search('Condition', { patient, _sort: '-recorded-date', _count: 50 });
-  await fhir.search('MedicationRequest', { patient, status: 'active' });
   await fhir.search('MedicationRequest', { patient, _sort: '-authoredon', _count: 100 });
   await fhir.search('Encounter', { patient, _sort: '-date', _count: 20 });
   await fhir.search('DocumentReference', { patient, _sort: '-date', _count: 10 });
-  await fhir.search('Observation', { patient, category: 'vital-signs', _sort: '-date', _count: 5 });
-  await fhir.search('Observation', { patient, category: 'laboratory', _sort: '-date', _count: 20 });
-  await fhir.search('Immunization', { patient });
   await fhir.search('ServiceRequest', { patient, category: 'http://snomed.info/sct|386053000' });
-  await fhir.search('Appointment', { patient });
-  await fhir.search('CarePlan', { patient });
 
-  const f = (await facts(fhir, patient, now))!;
-  const years = Math.floor(f.years);
-  const onset = (f.allergy.onsetDateTime ?? f.allergy.recordedDate ?? '').slice(0, 10);
+  const amox = allergies.filter((a) => (a.code?.coding ?? []).some((c) => c.system === RXNORM && c.code === AMOXICILLIN))
+    .sort((a, b) => Number(b.clinicalStatus?.coding?.[0]?.code === 'active') - Number(a.clinicalStatus?.coding?.[0]?.code === 'active'))[0];
+  const onset = amox.onsetDateTime ?? amox.recordedDate!;
+  const years = Math.floor((Date.parse(now) - Date.parse(onset)) / (365.25 * 86400_000));
+  const reactionCodes = (amox.reaction ?? []).flatMap((r) => (r.manifestation ?? []).flatMap((m) => (m.coding ?? []).filter((c) => c.system === SNOMED).map((c) => c.code!)));
+  const reaction = REACTION_WORDS[reactionCodes[0]]?.[0] ?? amox.reaction?.[0]?.manifestation?.[0]?.text ?? 'unknown reaction';
+  const severe = reactionCodes.some((c) => SEVERE_REACTIONS.includes(c));
+  // Treatment is assumed for anaphylaxis or angioedema (epinephrine, steroids) and not for hives that faded.
+  const treated = severe;
+  const penFast = (years <= PEN_FAST.recentYears ? PEN_FAST.recentPoints : 0) + (severe ? PEN_FAST.severePoints : 0) + (treated ? PEN_FAST.treatmentPoints : 0);
+  const lowRisk = !severe && amox.criticality !== 'high' && penFast < PEN_FAST.lowRiskBelow;
+  const plan = lowRisk
+    ? 'Low-risk history: please evaluate for delabeling with a supervised direct oral amoxicillin challenge.'
+    : 'High-risk history (severe immediate reaction): please evaluate with penicillin skin testing before any challenge.';
   await fhir.create<ServiceRequest>({
     resourceType: 'ServiceRequest', status: 'active', intent: 'order', priority: 'routine',
-    category: [{ coding: [{ system: 'http://snomed.info/sct', code: '386053000', display: 'Patient referral' }] }],
-    code: { coding: [{ system: 'http://snomed.info/sct', code: '3457005', display: 'Patient referral' }], text: 'Referral to Allergy and Immunology: penicillin allergy evaluation' },
-    performerType: { coding: [{ system: 'http://snomed.info/sct', code: '408439002', display: 'Allergy - specialty' }], text: 'Allergy and Immunology' },
+    category: [{ coding: [{ system: SNOMED, code: '386053000', display: 'Patient referral' }] }],
+    code: { coding: [{ system: SNOMED, code: '3457005', display: 'Patient referral' }], text: 'Referral to Allergy and Immunology: penicillin allergy evaluation' },
+    performerType: { coding: [{ system: SNOMED, code: '408439002', display: 'Allergy - specialty' }], text: 'Allergy and Immunology' },
     subject: { reference: `Patient/${patient}` }, authoredOn: now, requester: { reference: task.requester.reference },
-    reasonReference: [{ reference: `AllergyIntolerance/${f.allergy.id}` }],
-    reasonCode: [{ text: `Penicillin allergy evaluation/delabeling: amoxicillin ${f.reaction} on ${onset} (${years} years ago), criticality low; PEN-FAST ${f.penFast} (low risk). Please consider a direct oral amoxicillin challenge.` }],
+    reasonReference: [{ reference: `AllergyIntolerance/${amox.id}` }],
+    reasonCode: [{ text: `Penicillin allergy evaluation: amoxicillin ${reaction} ${years} years ago (${onset.slice(0, 10)}), criticality ${amox.criticality}; PEN-FAST ${penFast}. ${plan}` }],
   });
   await finish(JSON.stringify({
-    reaction: f.reaction, yearsSinceReaction: years, penFast: f.penFast, lowRisk: true,
-    recommendation: 'Low-risk history (PEN-FAST < 3): referred to Allergy & Immunology for a supervised direct oral amoxicillin challenge; keep the allergy label until then and do not prescribe amoxicillin outside the clinic.',
+    reaction, yearsSinceReaction: years, penFast, lowRisk,
+    recommendation: `${plan} Referred to Allergy & Immunology; keep the allergy label and avoid penicillins until then.`,
   }));
 }
