@@ -107,8 +107,17 @@ function unknown(ignored: OperationOutcomeIssue[], name: string, message: string
   return undefined;
 }
 
+/**
+ * Bounds on the work one criterion can ask for: each chain or `_has` link is a join (and its SQL variables), each OR
+ * value a term; past these a request is refused with a 400 instead of exhausting SQLite's limits or the stack.
+ */
+export const MAX_CHAIN_LINKS = 4;
+export const MAX_OR_VALUES = 100;
+
 /** One `name=value` criterion on `types` (several types: system search, the parameter must exist on each). */
 export function parseCondition(registry: SearchParameterRegistry, types: string[] | undefined, name: string, value: string, ignored: OperationOutcomeIssue[]): Condition | undefined {
+  const links = (name.match(/\./g)?.length ?? 0) + (name.match(/(^|:)_has:/g)?.length ?? 0);
+  if (links > MAX_CHAIN_LINKS) throw invalid(name, `${links} chained links; at most ${MAX_CHAIN_LINKS} are supported`);
   if (name.startsWith('_has:')) return parseHas(registry, types, name, value, ignored);
   const dot = name.indexOf('.');
   const head = dot >= 0 ? name.slice(0, dot) : name;
@@ -117,6 +126,7 @@ export function parseCondition(registry: SearchParameterRegistry, types: string[
   const code = colon >= 0 ? head.slice(0, colon) : head;
   const modifier = colon >= 0 ? head.slice(colon + 1) : undefined;
   const values = splitValues(value);
+  if (values.length > MAX_OR_VALUES) throw invalid(name, `${values.length} comma-separated values; at most ${MAX_OR_VALUES} are supported`);
 
   if (code === '_id') {
     if (modifier && modifier !== 'not' && modifier !== 'missing') throw invalid(name, `unknown modifier ':${modifier}'`);

@@ -195,6 +195,10 @@ export function loadAdaptedSchema(resourceTypes: readonly string[]): { schema: J
     if (sd) addDefinitionsFromStructureDefinition(sd, defs);
   }
 
+  // The official schema leaves `"type": "object"` off every complex type and resource, so a string, number or null
+  // passes where a CodeableConcept, Reference or BackboneElement belongs ({"code": "abc"}, {"subject": "Patient/1"}).
+  for (const def of Object.values(defs)) if (def.properties && def.type === undefined) def.type = 'object';
+
   // Element constraints the JSON schema omits: required primitives (custom keyword `fhirRequired`).
   for (const [name, groups] of requiredPrimitives(defs)) defs[name].fhirRequired = groups;
 

@@ -71,7 +71,7 @@ function transaction(req: FhirRequest, entries: BundleEntry[]): Bundle {
     try {
       return parseEntry(req, entry, index);
     } catch (err) {
-      throw entryError({ index, method: entry.request?.method ?? 'GET', url: entry.request?.url ?? '', path: '', query: [], headers: {} }, err);
+      throw entryError({ index, method: entry?.request?.method ?? 'GET', url: entry?.request?.url ?? '', path: '', query: [], headers: {} }, err);
     }
   });
   assertUniqueFullUrls(parsed);

@@ -1,8 +1,9 @@
 // Extended operations: [base]/$op, [base]/[type]/$op, [base]/[type]/[id]/$op (FHIR R4 3.1.0.11 / 2.36.0 "Operations").
+import type { Parameters } from '@medplum/fhirtypes';
 import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
 import type { OperationLevel, OperationTarget } from '../operations/registry.ts';
 import { FhirError, issue, methodNotAllowed, notFound } from '../../resources/outcome.ts';
-import { assertKnownType } from './write-checks.ts';
+import { assertKnownType, assertValid } from './write-checks.ts';
 
 export function operation(req: FhirRequest, name: string, target: OperationTarget): FhirResponse {
   const level: OperationLevel = target.id ? 'instance' : target.type ? 'type' : 'system';
@@ -15,7 +16,23 @@ export function operation(req: FhirRequest, name: string, target: OperationTarge
     throw methodNotAllowed(`$${name} is invoked with ${op.readOnly ? 'GET or POST' : 'POST'}`);
   }
   if (req.bundleEntry && op.bundleEntry === false) throw notSupportedInBundle(`$${name}`);
+  if (method === 'POST') assertValidParameters(req.body);
   return op.handler(req, target);
+}
+
+/**
+ * A Parameters body must be structurally valid before any handler reads it ("parameter": "x" is a 400, not a crash).
+ * Resources carried in parts are left to the operation: $validate reports on an invalid one instead of refusing it.
+ */
+function assertValidParameters(body: unknown): void {
+  if (!body || typeof body !== 'object' || (body as { resourceType?: unknown }).resourceType !== 'Parameters') return;
+  const withoutResources = (parts: unknown): unknown => Array.isArray(parts)
+    ? parts.map((p) => (p && typeof p === 'object' && !Array.isArray(p)
+      ? { ...p, resource: undefined, ...('part' in p ? { part: withoutResources((p as { part: unknown }).part) } : {}) }
+      : p))
+    : parts;
+  const envelope = { ...(body as object), parameter: withoutResources((body as { parameter?: unknown }).parameter) };
+  assertValid(JSON.parse(JSON.stringify(envelope)) as Parameters);
 }
 
 /** 400 for an entry whose interaction cannot run inside a batch or transaction Bundle. */

@@ -27,6 +27,8 @@ const METHODS = new Set<HttpMethod>(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PA
 
 /** Parse entry `index`; throws a 400 FhirError for an entry that cannot be sent (bdl-3: request is required). */
 export function parseEntry(req: FhirRequest, entry: BundleEntry, index: number): ParsedEntry {
+  // The schema's BundleEntry has no "type": "object", so null, numbers and strings reach here.
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw badRequest(`Bundle.entry[${index}] is not an object`, [`Bundle.entry[${index}]`]);
   const request = entry.request;
   if (!request) throw badRequest('A batch or transaction entry needs a request (method and url)', ['request']);
   const method = request.method as HttpMethod;

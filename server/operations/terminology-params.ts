@@ -2,7 +2,8 @@
 // Parameters body (FHIR R4 2.36.0.1 "Operation request"), and the Parameters answer they build.
 import type { CodeableConcept, Coding, Parameters, ParametersParameter, Resource, ValueSet } from '@medplum/fhirtypes';
 import type { FhirRequest } from '../fhir-request.ts';
-import { badRequest, notFound } from '../../resources/outcome.ts';
+import { badRequest, FhirError, notFound } from '../../resources/outcome.ts';
+import { validateResource } from '../../resources/validation/validate.ts';
 import { terminology } from '../../resources/terminology/index.ts';
 
 export class OperationInput {
@@ -62,6 +63,9 @@ export class OperationInput {
     const r = this.parts.find((p) => p.name === name)?.resource;
     if (r === undefined) return undefined;
     if (r.resourceType !== type) throw badRequest(`Parameter '${name}' must be a ${type}, got ${r.resourceType}`);
+    // An inline resource is read by the terminology engine as it stands: it must be structurally valid first.
+    const issues = validateResource(r);
+    if (issues.length > 0) throw new FhirError(400, issues);
     return r as T;
   }
 }
