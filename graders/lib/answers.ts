@@ -260,7 +260,7 @@ const YES_NO_STRINGS: Record<string, boolean> = { yes: true, y: true, true: true
 /**
  * A yes/no judgement: a JSON boolean (or "yes"/"no") field first; otherwise what the text asserts - a leading yes
  * or no, the yes/no phrases read with their negation, and (with `subject`) the text's direction about the drug.
- * A text that asserts both fails as ambiguous; so does a field the answer's own prose contradicts.
+ * A text that asserts both fails as ambiguous; so does a field the answer's own prose contradicts about `subject`.
  */
 export function matchYesNo(answer: unknown, expected: boolean, options: YesNoOptions): Match<boolean> {
   const field = options.fields ? answerField(answer, ...options.fields) : undefined;
@@ -346,7 +346,7 @@ function phraseVotes(text: string, yes: string[], no: string[]): Vote[] {
   return votes;
 }
 
-/** Why the prose beside a structured yes/no contradicts it, or undefined when it does not. */
+/** Why the prose beside a structured yes/no contradicts it about the subject, or undefined when it does not. */
 function proseContradicts(prose: string, said: boolean, options: YesNoOptions): string | undefined {
   if (!prose.trim()) return undefined;
   if (options.subject?.length) {
@@ -355,10 +355,8 @@ function proseContradicts(prose: string, said: boolean, options: YesNoOptions): 
     const against = weighedStatements(reading).filter((s) => (s.direction === yesIs) !== said);
     if (against.length) return against.map((s) => `"${clip(s.text, 80)}" (${s.why})`).join('; ');
   }
-  // Phrases: only a prose that says the opposite throughout (a mixed one may be about something else: "not due;
-  // next DXA due in 2026").
-  const votes = phraseVotes(prose, options.yes, options.no);
-  if (votes.length && votes.every((v) => v.said !== said)) return votes.map((v) => v.why).join('; ');
+  // The yes/no phrases are not read against a field: they are short words that prose uses about other things too
+  // ({"due": false, "comment": "next DXA due in 2026"}). Only the direction about a named subject is.
   return undefined;
 }
 

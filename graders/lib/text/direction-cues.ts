@@ -22,7 +22,7 @@ export const PREDICATES: PredicateCue[] = [
     re: words("(?:recommend(?:s|ed|ing)?|advis(?:e|es|ed|ing)|decide[sd]?|decided|caution(?:s|ed)?|argue[sd]?|counsel(?:l?ed|s)?|vote[sd]?|lean(?:s|ing)?|err(?:ing)? on the side|would be|am|i'm) against|hold(?:s|ing)? off(?: on)?|held off(?: on)?|refrain(?:s|ed|ing)? from|steer(?:ed)? clear of|stay away from|ill[- ]advised"),
     polarity: -1, cls: 'advice',
   },
-  { re: words('go(?:ing)? ahead|green light|first[- ]line|on hold|taper(?:ed|ing)? off|wean(?:ed|ing)? off|switch(?:ed|ing|es)? to|chang(?:e|ed|ing) to|transition(?:ed|ing)? to|treat(?:ed)? with'), polarity: 1, cls: 'action' },
+  { re: words('go(?:ing)? ahead|green light|first[- ]line|on hold|taper(?:ed|ing)? off|wean(?:ed|ing)? off|switch(?:ed|ing|es)? to|chang(?:e|ed|ing) to|transition(?:ed|ing)? to|treat(?:ed)? with|step(?:ped|ping)?[- ]up to|escalat(?:e|ed|ing) to|(?:up)?titrat(?:e|ed|ing) to|increas(?:e|ed|ing) to'), polarity: 1, cls: 'action' },
   {
     re: words('avoid(?:s|ed|ing|ance)?|contraindicat(?:ed|ion|ions)|unsafe|inappropriate|inadvisable|discourage[sd]?|unnecessary|unwarranted|not advisable|(?:a )?bad idea|unwise|imprudent'),
     polarity: -1, cls: 'advice',
@@ -74,6 +74,13 @@ export const FUNCTION_WORDS = new Set([
   'either', 'anymore', 'present', 'presently', 'patient', 'case', 'setting', 'situation', 'her', 'him', 'his', 'them', 'as', 'of', 'on',
   'recommended', 'advised', 'ok', 'okay', "don't", "won't", "wouldn't", "shouldn't", "can't", 'cannot', "didn't", "doesn't", "isn't", "aren't",
   "wasn't", 'request', 'ahead', 'all', 'yet', 'fully', 'really', 'quite', 'very', 'entirely', 'completely', 'okay', 'regret', 'sorry', 'unfortunately',
+]);
+
+/** Words that may follow a verb that has no object ("hold until K < 5", "avoid in CKD", "declined for now"). */
+export const AFTER_BARE_VERB = new Set([
+  'until', 'till', 'pending', 'for', 'in', 'at', 'given', 'due', 'because', 'as', 'if', 'unless', 'while', 'now', 'today', 'temporarily',
+  'indefinitely', 'permanently', 'then', 'and', 'here', 'altogether', 'entirely', 'completely', 'anymore', 'currently', 'by', 'per', 'since',
+  'after', 'before', 'during', 'on', 'this', 'time', 'point',
 ]);
 
 /** Copulas, modals and adverbs that may stand between a drug and a judgement of it ("ibuprofen is not", "should be"). */

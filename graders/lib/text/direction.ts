@@ -7,7 +7,7 @@
 // ahead" recommends ibuprofen.
 import { sentencesOf, type Segment, type Sentence } from './clauses.ts';
 import {
-  ANSWER_WORD, CONTINGENCY, COORDINATOR, DOSING_PHRASES, FUNCTION_WORDS, LINKING_WORDS, MARKER, MARKER_NEEDS, MODAL, NAME_EXTENSIONS, NEGATIVE_ANSWER_WORDS,
+  AFTER_BARE_VERB, ANSWER_WORD, CONTINGENCY, COORDINATOR, DOSING_PHRASES, FUNCTION_WORDS, LINKING_WORDS, MARKER, MARKER_NEEDS, MODAL, NAME_EXTENSIONS, NEGATIVE_ANSWER_WORDS,
   NEGATOR, PREDICATES, REPORTED, type CueClass,
 } from './direction-cues.ts';
 
@@ -243,7 +243,8 @@ function chainReading(chain: Cue[], cues: Cue[], negated: Map<Cue, boolean>, seg
     signal = true;
     if (p.cls !== 'harm') strong = true;
     // "Not ordered", "was not prescribed": a report that it was not done, weaker than advice either way.
-    if (!(p.cls === 'action' && neg && PAST.test(p.text) && !cues.some((c) => c.type === 'modal' && c.end <= p.start))) report = false;
+    const pastReport = PAST.test(p.text) || /\b(?:did|didn['’]t|have|haven['’]t|has|hasn['’]t)\s+(?:not\s+)?(?:yet\s+)?$/i.test(text.slice(segment.start, p.start));
+    if (!(p.cls === 'action' && neg && pastReport && !cues.some((c) => c.type === 'modal' && c.end <= p.start))) report = false;
   }
   if (!signal) return undefined;
   return { polarity, strong: strong && !report, why: chain.map((p) => `${negated.get(p) ? 'not ' : ''}${p.text}`) };
@@ -358,7 +359,9 @@ function readBare(sentence: Sentence, segment: Segment, text: string): Reading |
   if (cues.some((c) => c.type === 'reported' && c.start < predicates[0].start && !/^request$/i.test(c.text))) return undefined;
   if (!wordsOf(text.slice(segment.start, predicates[0].start)).every(isFunction)) return undefined;
   const chain = postChain(predicates, predicates[0], text);
-  if (!wordsOf(text.slice(chain.at(-1)!.end, segment.end)).every(isFunction)) return undefined;
+  // Nothing after the verb but words without content, or a clause that is not its object ("hold until K < 5").
+  const rest = wordsOf(text.slice(chain.at(-1)!.end, segment.end));
+  if (!rest.every(isFunction) && !AFTER_BARE_VERB.has(rest[0])) return undefined;
   return chainReading(chain, cues, negated, segment, text);
 }
 

@@ -141,11 +141,12 @@ t.test('matchYesNo: a structured field first, and its own prose must not contrad
   const contradicted = matchYesNo({ startTestosterone: false, plan: 'start testosterone cypionate 100 mg IM weekly' }, false, testosterone);
   t.notOk(contradicted.ok, 'the field says no, the plan starts it');
   t.match(contradicted.mismatches[0], /field says false but its text says true/);
-  const goal = { fields: ['atGoal'], yes: ['at goal'], no: ['not at goal'] };
-  t.notOk(matchYesNo({ atGoal: true, comment: 'A1c 8.4%, not at goal' }, true, goal).ok, 'phrases all saying the opposite');
+  t.notOk(matchYesNo({ startTestosterone: true, plan: 'Start testosterone.' }, false, testosterone).ok, 'a consistent wrong answer still fails');
   const dxa = { fields: ['due'], yes: ['due'], no: ['not due'] };
-  t.ok(matchYesNo({ due: false, comment: 'not due; next DXA due in 2026' }, false, dxa).ok, 'mixed phrases may be about something else');
+  t.ok(matchYesNo({ due: false, comment: 'next DXA due in 2026' }, false, dxa).ok, 'yes/no phrases in prose are about other things too: the field decides');
+  const goal = { fields: ['atGoal'], yes: ['at goal'], no: ['not at goal'] };
   t.ok(matchYesNo({ atGoal: 'no' }, false, goal).ok, '"no" in a field');
+  t.notOk(matchYesNo({ atGoal: 'no' }, true, goal).ok);
 });
 
 t.test('matchRecommendation judges a note\'s recommendation, not its keywords', async (t) => {
