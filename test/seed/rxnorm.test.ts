@@ -1,0 +1,118 @@
+// The curated RxNorm table: the generator's codes are unchanged, every relation is consistent, normalized names are
+// read right, and the name index refuses a name that would stand for two drugs.
+import t from 'tap';
+import { RXNORM, RXNORM_CONCEPTS, RXNORM_DRUG_NAMES, rxcuiOfIngredient } from '../../seed/codes/rxnorm.ts';
+import { componentsOfName, brandOfName, genericOfName } from '../../seed/codes/rxnorm/model.ts';
+import { DrugNameIndex, nameTokens } from '../../seed/codes/rxnorm/names.ts';
+
+// The table as it was before the vocabulary grew: the population generator emits these, so they must not change.
+const LEGACY: Record<string, [string, 'IN' | 'SCD', string[]?]> = {
+  6809: ['metformin', 'IN'], 29046: ['lisinopril', 'IN'], 17767: ['amlodipine', 'IN'], 5487: ['hydrochlorothiazide', 'IN'],
+  52175: ['losartan', 'IN'], 83367: ['atorvastatin', 'IN'], 301542: ['rosuvastatin', 'IN'], 11289: ['warfarin', 'IN'],
+  1364430: ['apixaban', 'IN'], 6918: ['metoprolol', 'IN'], 20352: ['carvedilol', 'IN'], 4603: ['furosemide', 'IN'],
+  9997: ['spironolactone', 'IN'], 10582: ['levothyroxine', 'IN'], 6835: ['methimazole', 'IN'], 435: ['albuterol', 'IN'],
+  41126: ['fluticasone', 'IN'], 69120: ['tiotropium', 'IN'], 36437: ['sertraline', 'IN'], 321988: ['escitalopram', 'IN'],
+  42351: ['lithium carbonate', 'IN'], 46041: ['alendronate', 'IN'], 519: ['allopurinol', 'IN'], 2683: ['colchicine', 'IN'],
+  24947: ['ferrous sulfate', 'IN'], 4821: ['glipizide', 'IN'], 1545653: ['empagliflozin', 'IN'], 274783: ['insulin glargine', 'IN'],
+  7646: ['omeprazole', 'IN'], 77492: ['tamsulosin', 'IN'], 37418: ['sumatriptan', 'IN'], 114477: ['levetiracetam', 'IN'],
+  135447: ['donepezil', 'IN'], 5521: ['hydroxychloroquine', 'IN'], 6851: ['methotrexate', 'IN'], 52582: ['mesalamine', 'IN'],
+  1191: ['aspirin', 'IN'], 32968: ['clopidogrel', 'IN'], 723: ['amoxicillin', 'IN'], 10180: ['sulfamethoxazole', 'IN'],
+  10831: ['trimethoprim', 'IN'], 2231: ['cephalexin', 'IN'], 5640: ['ibuprofen', 'IN'], 8640: ['prednisone', 'IN'],
+  6218: ['lactulose', 'IN'], 1433868: ['dolutegravir', 'IN'],
+  314076: ['lisinopril 10 MG Oral Tablet', 'SCD', ['29046']], 314077: ['lisinopril 20 MG Oral Tablet', 'SCD', ['29046']],
+  197361: ['amlodipine 5 MG Oral Tablet', 'SCD', ['17767']], 310798: ['hydrochlorothiazide 25 MG Oral Tablet', 'SCD', ['5487']],
+  979492: ['losartan potassium 50 MG Oral Tablet', 'SCD', ['52175']], 979480: ['losartan potassium 100 MG Oral Tablet', 'SCD', ['52175']],
+  855332: ['warfarin sodium 5 MG Oral Tablet', 'SCD', ['11289']], 1364445: ['apixaban 5 MG Oral Tablet', 'SCD', ['1364430']],
+  1364435: ['apixaban 2.5 MG Oral Tablet', 'SCD', ['1364430']],
+  866427: ['24 HR metoprolol succinate 25 MG Extended Release Oral Tablet', 'SCD', ['6918']],
+  866436: ['24 HR metoprolol succinate 50 MG Extended Release Oral Tablet', 'SCD', ['6918']],
+  200031: ['carvedilol 6.25 MG Oral Tablet', 'SCD', ['20352']], 200032: ['carvedilol 12.5 MG Oral Tablet', 'SCD', ['20352']],
+  313988: ['furosemide 40 MG Oral Tablet', 'SCD', ['4603']], 313096: ['spironolactone 25 MG Oral Tablet', 'SCD', ['9997']],
+  308191: ['amoxicillin 500 MG Oral Capsule', 'SCD', ['723']],
+  198335: ['sulfamethoxazole 800 MG / trimethoprim 160 MG Oral Tablet', 'SCD', ['10180', '10831']],
+  309114: ['cephalexin 500 MG Oral Capsule', 'SCD', ['2231']],
+};
+
+t.test('the codes the generator emits keep their display, term type and ingredients', async (t) => {
+  for (const [code, [display, tty, ingredients]] of Object.entries(LEGACY)) {
+    const c = RXNORM_CONCEPTS[code];
+    t.equal(c?.display, display, `${code} display`);
+    t.equal(RXNORM.concepts[code], display, `${code} in the code table`);
+    t.equal(c?.tty, tty, `${code} term type`);
+    t.same(c?.ingredients, ingredients ?? [code], `${code} ingredients`);
+  }
+});
+
+t.test('every relation points at a concept of the right term type', async (t) => {
+  const tty = (code: string) => RXNORM_CONCEPTS[code]?.tty;
+  const count: Record<string, number> = {};
+  for (const [code, c] of Object.entries(RXNORM_CONCEPTS)) {
+    count[c.tty] = (count[c.tty] ?? 0) + 1;
+    for (const i of c.ingredients) if (tty(i) !== 'IN') t.fail(`${code} "${c.display}": ingredient ${i} is not an IN`);
+    if (c.tty === 'IN' && (c.ingredients.length !== 1 || c.ingredients[0] !== code)) t.fail(`IN ${code} is not its own ingredient`);
+    if (c.tty === 'PIN' && (tty(c.formOf!) !== 'IN' || c.ingredients[0] !== c.formOf)) t.fail(`PIN ${code} is not a form of an IN`);
+    if (c.generic) {
+      const scd = RXNORM_CONCEPTS[c.generic];
+      if (c.tty !== 'SBD' || scd.tty !== 'SCD' || scd.ingredients.join() !== c.ingredients.join()) t.fail(`SBD ${code} -> SCD ${c.generic} disagree`);
+      if (genericOfName(c.display) !== scd.display) t.fail(`SBD ${code} is not a brand of ${scd.display}`);
+    }
+    if (c.brand) {
+      const bn = RXNORM_CONCEPTS[c.brand];
+      if (bn.tty !== 'BN' || brandOfName(c.display) !== bn.display || [...bn.ingredients].sort().join() !== [...c.ingredients].sort().join()) t.fail(`SBD ${code} -> BN ${c.brand} disagree`);
+    }
+    for (const component of c.components ?? []) {
+      const scdc = RXNORM_CONCEPTS[component];
+      if (scdc.tty !== 'SCDC' || !scdc.ingredients.every((i) => c.ingredients.includes(i))) t.fail(`${code} -> SCDC ${component} disagree`);
+    }
+    for (const s of c.strengths ?? []) if (!c.ingredients.includes(s.ingredient) || !(s.value > 0)) t.fail(`${code}: strength ${JSON.stringify(s)}`);
+    if (['SCD', 'SBD', 'SCDC'].includes(c.tty) && !c.strengths?.length) t.fail(`${code} has no strength`);
+  }
+  t.ok(count.IN >= 200 && count.SCD >= 400 && count.SBD >= 30 && count.BN >= 15 && count.PIN >= 5 && count.SCDC >= 5, JSON.stringify(count));
+  t.equal(RXNORM_CONCEPTS['1545664'].generic, '1545658', 'Jardiance 10 mg is a brand of empagliflozin 10 MG Oral Tablet');
+  t.equal(RXNORM_CONCEPTS['1364447'].brand, '1364436', 'the Eliquis SBD names the Eliquis BN');
+  t.same(RXNORM_CONCEPTS['1037045'].components, ['1037043']);
+  t.same(RXNORM_CONCEPTS['1945047'].ingredients, ['41126', '1487514', '1424884'], 'fluticasone furoate is fluticasone');
+});
+
+t.test('normalized names: components, strengths, brand', async (t) => {
+  const cases: [string, [string, number, string][]][] = [
+    ['lisinopril 10 MG Oral Tablet', [['lisinopril', 10, 'MG']]],
+    ['24 HR metoprolol succinate 25 MG Extended Release Oral Tablet', [['metoprolol succinate', 25, 'MG']]],
+    ['hydrochlorothiazide 12.5 MG / losartan potassium 50 MG Oral Tablet', [['hydrochlorothiazide', 12.5, 'MG'], ['losartan potassium', 50, 'MG']]],
+    ['0.4 ML enoxaparin sodium 100 MG/ML Prefilled Syringe [Lovenox]', [['enoxaparin sodium', 100, 'MG/ML']]],
+    ['penicillin V potassium 500 MG Oral Tablet', [['penicillin V potassium', 500, 'MG']]],
+    ['nitrofurantoin, macrocrystals 50 MG Oral Capsule', [['nitrofurantoin, macrocrystals', 50, 'MG']]],
+    ['0.25 MG, 0.5 MG Dose 1.5 ML semaglutide 1.34 MG/ML Pen Injector', [['semaglutide', 1.34, 'MG/ML']]],
+    ['Osmotic 24 HR nifedipine 30 MG Extended Release Oral Tablet', [['nifedipine', 30, 'MG']]],
+    ['30 ACTUAT umeclidinium 0.0625 MG/ACTUAT / vilanterol 0.025 MG/ACTUAT Dry Powder Inhaler [Anoro]', [['umeclidinium', 0.0625, 'MG/ACTUAT'], ['vilanterol', 0.025, 'MG/ACTUAT']]],
+  ];
+  for (const [name, expected] of cases) t.same(componentsOfName(name).map((c) => [c.substance, c.value, c.unit]), expected, name);
+  t.equal(brandOfName('empagliflozin 10 MG Oral Tablet [Jardiance]'), 'Jardiance');
+  t.equal(brandOfName('empagliflozin 10 MG Oral Tablet'), undefined);
+  t.equal(genericOfName('apixaban 5 MG Oral Tablet [Eliquis]'), 'apixaban 5 MG Oral Tablet');
+});
+
+t.test('the name index: whole words, longest name first, one meaning per name', async (t) => {
+  t.same(nameTokens('Lisinopril-HCTZ 20/12.5'), ['lisinopril', 'hctz', '20', '12', '5']);
+  const index = new DrugNameIndex();
+  index.add('insulin lispro', ['insulin lispro']);
+  index.add('lispro', ['insulin lispro']);
+  index.add('Exforge', ['amlodipine', 'valsartan']);
+  index.add('Exforge HCT', ['amlodipine', 'valsartan', 'hydrochlorothiazide']);
+  t.same(index.find('Exforge HCT 5/160/12.5'), ['amlodipine', 'valsartan', 'hydrochlorothiazide'], 'the longer brand wins');
+  t.same(index.find('Exforge 5/160'), ['amlodipine', 'valsartan']);
+  t.same(index.find('insulin lispro protamine'), ['insulin lispro']);
+  t.same(index.exact('EXFORGE'), ['amlodipine', 'valsartan']);
+  t.equal(index.exact('Exforge HCT 5'), undefined, 'exact means the whole name');
+  t.doesNotThrow(() => index.add('Exforge', ['valsartan', 'amlodipine']), 'the same meaning again is fine');
+  t.throws(() => index.add('exforge', ['amlodipine']), /stands for/, 'one name, two meanings: refused');
+  t.throws(() => index.add(' - ', ['x']), /no words/);
+});
+
+t.test('the table names every ingredient the way clinicians write it', async (t) => {
+  t.equal(rxcuiOfIngredient('Dapagliflozin'), '1488564');
+  t.equal(rxcuiOfIngredient('patiromer'), undefined, 'known by name only');
+  t.same(RXNORM_DRUG_NAMES.find('Symbicort 160/4.5 2 puffs BID'), ['budesonide', 'formoterol']);
+  t.same(RXNORM_DRUG_NAMES.find('Kayexalate 15 g'), ['sodium polystyrene sulfonate']);
+  t.same(RXNORM_DRUG_NAMES.find('KCl 20 mEq'), ['potassium chloride']);
+});
