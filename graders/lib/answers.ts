@@ -297,7 +297,8 @@ function textVotes(text: string, options: YesNoOptions): Vote[] {
   if (options.subject?.length) {
     const reading = readDirection(text, options.subject, { except: options.except, answersQuestion: true });
     const yesIs = options.yesMeans ?? 'recommend';
-    const weighed = weighedStatements(reading);
+    // A leading yes/no answers the question as asked (voted above); the reader takes it as "should I do it?".
+    const weighed = weighedStatements(reading).filter((s) => !s.why.startsWith('answers'));
     for (const s of weighed) votes.push({ said: s.direction === yesIs, why: `"${clip(s.text, 80)}" (${s.why})` });
   }
   return votes;

@@ -121,6 +121,9 @@ t.test('matchYesNo with a subject: the direction of the text, not its keywords',
   t.match(sneaky.mismatches[0], /ambiguous/);
   t.notOk(matchYesNo('ibuprofen is not contraindicated', false, NSAID_QUESTION).ok);
   t.ok(matchYesNo('Ibuprofen 400 mg TID is fine.', true, NSAID_QUESTION).ok, 'the yes direction reads too');
+  const avoid = { ...NSAID_QUESTION, fields: ['avoid'], yes: [], no: [], yesMeans: 'against' as const };
+  t.ok(matchYesNo('Yes - not safe with CKD on lisinopril.', true, avoid).ok, '"should we avoid it?" - yes');
+  t.notOk(matchYesNo('No, ibuprofen is fine.', true, avoid).ok);
 });
 
 t.test('matchYesNo: phrases are read with their negation', async (t) => {
