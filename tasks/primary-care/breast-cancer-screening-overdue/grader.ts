@@ -14,7 +14,7 @@ import {
 
 const FINAL = ['final', 'amended', 'corrected'];
 
-interface Record { ref: string; when: string }
+interface MammogramRecord { ref: string; when: string }
 
 export interface BreastScreening {
   age: number;
@@ -48,7 +48,7 @@ export async function breastScreening(fhir: SelectContext['fhir'], patient: stri
   const conditions = await fhir.search<Condition>('Condition', { patient, _count: 1000 });
   const procedures = await fhir.search<Procedure>('Procedure', { patient, _count: 1000 });
   const reports = await fhir.search<DiagnosticReport>('DiagnosticReport', { patient, _count: 1000 });
-  const records: Record[] = [
+  const records: MammogramRecord[] = [
     ...procedures.filter((p) => p.status === 'completed' && inCodeSet(p.code, MAMMOGRAM)).map((p) => ({ ref: `Procedure/${p.id}`, when: p.performedDateTime ?? p.performedPeriod?.start ?? '' })),
     ...reports.filter((r) => FINAL.includes(r.status) && inCodeSet(r.code, MAMMOGRAM)).map((r) => ({ ref: `DiagnosticReport/${r.id}`, when: r.effectiveDateTime ?? r.effectivePeriod?.start ?? '' })),
   ].filter((r) => r.when).sort((a, b) => Date.parse(b.when) - Date.parse(a.when));
