@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { MedicationRequest } from '@medplum/fhirtypes';
+import type { Dosage, MedicationRequest } from '@medplum/fhirtypes';
 import { dailyDose, doseOf, findMedicationOrder, matchMedicationOrder, orderDoseIn, orderTimesPerDay, timesPerDay } from '../../../graders/lib/medications.ts';
 import { plainDrugName, RXNORM } from '../../../graders/lib/codings.ts';
 
@@ -112,8 +112,8 @@ t.test('combination product: the dose is the expected ingredient\'s', async (t) 
 
 t.test('split and concurrent dosages; daily dose', async (t) => {
   const metformin = (dosageInstruction: MedicationRequest['dosageInstruction']) => order({ medicationCodeableConcept: { coding: [{ system: RXNORM, code: '6809' }], text: 'metformin 500 mg tablet' }, dosageInstruction });
-  const am = { doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg' } }], timing: { repeat: { when: ['MORN'] } } };
-  const pm = { doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg' } }], timing: { repeat: { when: ['EVE'] } } };
+  const am: Dosage = { doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg' } }], timing: { repeat: { when: ['MORN'] } } };
+  const pm: Dosage = { doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg' } }], timing: { repeat: { when: ['EVE'] } } };
   const split = metformin([am, pm]);
   t.equal(orderTimesPerDay(split), 2);
   t.equal(dailyDose(split, 'mg'), 1000);
