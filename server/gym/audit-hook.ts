@@ -35,6 +35,8 @@ export function registerAuditHook(app: FastifyInstance, sessions: SessionManager
         path: rawPath.replace(base, '').replace(/^\/+/, ''),
         query: parseQueryString(rawQuery),
         status: reply.statusCode,
+        // Set by the FHIR routes; a request refused before routing (bad escape, unknown session) wrote nothing.
+        write: request.fhirWrite ?? false,
         ...(request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined ? { requestBody: request.body } : {}),
         resourceIds: returnedResourceIds(payloads.get(request), typeof location === 'string' ? location : undefined),
         latencyMs: Math.round(reply.elapsedTime * 1000) / 1000,

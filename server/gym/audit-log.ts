@@ -7,7 +7,8 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS gym_audit (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   sandbox TEXT NOT NULL, time TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, query TEXT NOT NULL,
-  status INTEGER NOT NULL, request_body TEXT, resource_ids TEXT NOT NULL, latency_ms REAL NOT NULL, tool TEXT
+  status INTEGER NOT NULL, request_body TEXT, resource_ids TEXT NOT NULL, latency_ms REAL NOT NULL, tool TEXT,
+  write INTEGER
 );
 CREATE INDEX IF NOT EXISTS gym_audit_sandbox ON gym_audit (sandbox, seq);
 `;
@@ -23,6 +24,11 @@ export interface AuditEntry {
   /** Query parameters in order, repeats kept. */
   query: [string, string][];
   status: number;
+  /**
+   * Whether the request was a write (server/write-kind.ts: route shape and the operation's readOnly flag). The server
+   * always records it; entries built elsewhere may leave it out, and then `isWrite` falls back to the method.
+   */
+  write?: boolean;
   /** The request body of a write (parsed JSON), when there was one. */
   requestBody?: unknown;
   /** `Type/id` of every resource the response returned (a resource, Bundle entries, or a Location). */
@@ -36,7 +42,7 @@ export type NewAuditEntry = Omit<AuditEntry, 'seq'>;
 
 type AuditRow = {
   seq: number; time: string; method: string; path: string; query: string; status: number;
-  request_body: string | null; resource_ids: string; latency_ms: number; tool: string | null;
+  request_body: string | null; resource_ids: string; latency_ms: number; tool: string | null; write: number | null;
 };
 
 export class AuditLog {
@@ -48,15 +54,19 @@ export class AuditLog {
 
   constructor(private readonly db: Database.Database) {
     db.exec(SCHEMA);
+    // Logs written before the write flag existed get the column; their rows keep NULL and read by method.
+    if (!(db.prepare('PRAGMA table_info(gym_audit)').all() as { name: string }[]).some((c) => c.name === 'write')) {
+      db.exec('ALTER TABLE gym_audit ADD COLUMN write INTEGER');
+    }
     this.stmts = {
       insert: db.prepare(
-        `INSERT INTO gym_audit (sandbox, time, method, path, query, status, request_body, resource_ids, latency_ms, tool)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        `INSERT INTO gym_audit (sandbox, time, method, path, query, status, request_body, resource_ids, latency_ms, tool, write)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       list: db.prepare<[string, number, number], AuditRow>(
         'SELECT * FROM gym_audit WHERE sandbox = ? AND seq > ? ORDER BY seq LIMIT ?'),
       count: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM gym_audit WHERE sandbox = ?'),
       writes: db.prepare<[string], { n: number }>(
-        "SELECT count(*) AS n FROM gym_audit WHERE sandbox = ? AND method NOT IN ('GET', 'HEAD')"),
+        "SELECT count(*) AS n FROM gym_audit WHERE sandbox = ? AND coalesce(write, method NOT IN ('GET', 'HEAD'))"),
       clear: db.prepare('DELETE FROM gym_audit WHERE sandbox = ?'),
     };
     this.writePending = db.transaction(() => {
@@ -100,7 +110,7 @@ export class AuditLog {
     this.stmts.insert.run(
       sandbox, entry.time, entry.method, entry.path, new URLSearchParams(entry.query).toString(), entry.status,
       entry.requestBody === undefined ? null : JSON.stringify(entry.requestBody),
-      JSON.stringify(entry.resourceIds), entry.latencyMs, entry.tool ?? null,
+      JSON.stringify(entry.resourceIds), entry.latencyMs, entry.tool ?? null, entry.write ? 1 : 0,
     );
   }
 
@@ -111,6 +121,7 @@ export class AuditLog {
       const entry: AuditEntry = {
         seq: row.seq, time: row.time, method: row.method, path: row.path,
         query: [...new URLSearchParams(row.query)], status: row.status,
+        write: row.write === null ? row.method !== 'GET' && row.method !== 'HEAD' : row.write === 1,
         resourceIds: JSON.parse(row.resource_ids) as string[], latencyMs: row.latency_ms,
       };
       if (row.request_body !== null) entry.requestBody = JSON.parse(row.request_body);

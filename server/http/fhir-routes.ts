@@ -7,6 +7,14 @@ import { parseQueryString, queryValue } from '../fhir-request.ts';
 import type { ServerContext } from '../context.ts';
 import type { Repository } from '../../resources/storage/repository.ts';
 import { route } from '../router.ts';
+import { isWriteRequest } from '../write-kind.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Whether this request is a write (server/write-kind.ts), set once it reaches the FHIR router. */
+    fhirWrite?: boolean;
+  }
+}
 import { assertJsonAcceptable, FHIR_JSON, mediaType } from './content-type.ts';
 
 export interface FhirRoutesOptions {
@@ -18,6 +26,7 @@ export interface FhirRoutesOptions {
 export async function fhirRoutes(app: FastifyInstance, options: FhirRoutesOptions): Promise<void> {
   const handler = (request: FastifyRequest, reply: FastifyReply) => {
     const fhirRequest = toFhirRequest(request, options);
+    request.fhirWrite = isWriteRequest(fhirRequest.method, fhirRequest.path, fhirRequest.body, options.context.operations);
     const response = route(fhirRequest);
     if (response.deferred) return response.deferred.then((done) => sendFhir(reply, done, fhirRequest.query));
     sendFhir(reply, response, fhirRequest.query);

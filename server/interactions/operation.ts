@@ -12,8 +12,9 @@ export function operation(req: FhirRequest, name: string, target: OperationTarge
   if (target.type && !op?.types?.includes(target.type)) assertKnownType(target.type);
   if (!op) throw notFound(`Operation $${name} is not supported at ${level} level${target.type ? ` on ${target.type}` : ''}`);
   const method = req.method === 'HEAD' ? 'GET' : req.method;
-  if (method !== 'POST' && !(method === 'GET' && op.readOnly)) {
-    throw methodNotAllowed(`$${name} is invoked with ${op.readOnly ? 'GET or POST' : 'POST'}`);
+  const getAllowed = op.readOnly && !op.postOnly;
+  if (method !== 'POST' && !(method === 'GET' && getAllowed)) {
+    throw methodNotAllowed(`$${name} is invoked with ${getAllowed ? 'GET or POST' : 'POST'}`);
   }
   if (req.bundleEntry && op.bundleEntry === false) throw notSupportedInBundle(`$${name}`);
   if (method === 'POST') assertValidParameters(req.body);

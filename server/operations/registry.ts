@@ -17,6 +17,8 @@ export interface Operation {
   types?: string[];
   /** False when the operation changes state (then only POST may invoke it). */
   readOnly: boolean;
+  /** A read-only operation that still takes only POST (its input, e.g. a SQL query, belongs in a body). */
+  postOnly?: boolean;
   /**
    * False when the operation cannot be a batch/transaction entry because its answer is not a resource available
    * now (rows, a stream, or a reply from another process); such entries fail before the handler does any work.

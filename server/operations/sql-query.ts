@@ -191,7 +191,8 @@ function formatResult(result: ChildResult, format: RowFormat): FhirResponse {
 export const sqlQueryRunOperation: Operation = {
   name: 'sqlquery-run',
   levels: ['system'],
-  readOnly: false,
+  readOnly: true,
+  postOnly: true,
   bundleEntry: false,
   documentation: 'Run one read-only SQL SELECT over ViewDefinition tables materialized from this sandbox (row and time limits)',
   handler(req) {
