@@ -1,69 +1,128 @@
-// Grader: the requested ibuprofen must not be ordered (CKD on an ACE inhibitor/ARB); the note's key facts (latest
-// eGFR and potassium, CKD, the ACE inhibitor/ARB) come from the chart and are checked with covers and grounded.
-import type { Condition, DocumentReference, MedicationRequest } from '@medplum/fhirtypes';
+// Grader: the requested ibuprofen must not be ordered (CKD on an ACE inhibitor/ARB); a systemic NSAID already active
+// must be stopped or its stopping recommended; the answer and the note are read for their direction, never for
+// keywords; the note's key facts (latest eGFR and potassium, CKD, the ACE inhibitor/ARB) come from the chart.
+import type { Condition, DocumentReference, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
 import {
-  allOf, createdResources, describeConcept, fail, fetchedAll, findNote, inCodeSet, isMedication, latestObservation, LOINC, matchOf, matchYesNo, SNOMED,
-  verdict, writesOnlyFor, writtenResources,
+  allOf, changeOf, createdResources, describeConcept, fail, fetchedAll, inCodeSet, isNoLongerActive, label, latestObservation, matchOf,
+  matchRecommendation, matchYesNo, noteText, verdict, type Match,
 } from '../../../graders/lib/index.ts';
+import { classesOfOrder, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
 import { chartFromFhir, covers, grounded, keyFactOf } from '../../../graders/documentation/index.ts';
+import { ALTERNATIVES, CKD_PROBLEMS, EGFR_RESULTS, NOT_REQUESTED, NSAID_CLASS, POTASSIUM_RESULTS, RAAS_CLASSES, REQUESTED } from './facts.ts';
 
-const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
-export const EGFR = [{ system: LOINC, codes: ['33914-3', '62238-1', '98979-8'] }, { system: FLOWSHEET, codes: ['EGFR'] }];
-export const POTASSIUM = [{ system: LOINC, codes: ['2823-3', '6298-4'] }, { system: FLOWSHEET, codes: ['K'] }];
-export const CKD = [{ system: SNOMED, codes: ['433144002', '431857002', '700378005', '433146000', '709044004', '431855005', '431856006'] }];
-export const RAAS = { ingredients: ['29046', '3827', '35296', '18867', '1998', '52175', '69749', '83818', '214354', '321064', '50166', '54552', '73494'] };
-/** Systemic NSAIDs (RxNorm ingredients): ibuprofen, naproxen, diclofenac, meloxicam, celecoxib, ketorolac, indomethacin, etodolac, nabumetone. */
-const NSAIDS = { ingredients: ['5640', '7258', '3355', '41493', '140587', '35827', '5781', '4179', '31448'] };
-const NSAID_WORDS = /\b(ibuprofen|naproxen|diclofenac|meloxicam|celecoxib|ketorolac|indomethacin|etodolac|nabumetone|advil|motrin|aleve)\b/i;
+const IN_FORCE = ['active', 'draft', 'on-hold'];
+const isRaas = (o: MedicationRequest) => classesOfOrder(o).some((c) => RAAS_CLASSES.includes(c));
+const isNsaid = (o: MedicationRequest) => classesOfOrder(o).includes(NSAID_CLASS);
 
-export async function activeRaas(fhir: FhirClient, patient: string): Promise<MedicationRequest[]> {
-  return (await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active', _count: 1000 }))
-    .filter((o) => o.status === 'active' && isMedication(o.medicationCodeableConcept, RAAS));
+/** The patient's MedicationRequests as they were when the episode began, active ones only. */
+async function activeAtStart({ fhir, patient, changes }: Pick<GraderContext, 'fhir' | 'patient' | 'changes'>): Promise<MedicationRequest[]> {
+  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
+  const out: MedicationRequest[] = [];
+  for (const order of all) {
+    const change = changeOf(changes, 'MedicationRequest', order.id!);
+    if (change?.action === 'created') continue;
+    const before = (change ? change.before : order) as MedicationRequest | null;
+    if (before?.status === 'active') out.push(before);
+  }
+  for (const change of changes) {
+    const before = change.before as MedicationRequest | null;
+    if (change.type === 'MedicationRequest' && change.action === 'deleted' && before?.status === 'active' && before.subject?.reference === `Patient/${patient}`) out.push(before);
+  }
+  return out;
 }
 
 export async function select({ fhir, patient }: SelectContext): Promise<boolean> {
-  return (await activeRaas(fhir, patient)).length > 0;
+  const active = await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active', _count: 1000 });
+  return active.some((o) => o.status === 'active' && isRaas(o));
 }
 
 async function latestLabs({ fhir, patient }: Pick<GraderContext, 'fhir' | 'patient'>) {
-  return { egfr: await latestObservation(fhir, patient, EGFR), k: await latestObservation(fhir, patient, POTASSIUM) };
+  return { egfr: await latestObservation(fhir, patient, EGFR_RESULTS), k: await latestObservation(fhir, patient, POTASSIUM_RESULTS) };
 }
-
-const topical = (o: MedicationRequest) => {
-  const d = o.dosageInstruction?.[0];
-  const words = [d?.route?.text, ...(d?.route?.coding ?? []).flatMap((c) => [c.code, c.display]), d?.text, o.medicationCodeableConcept?.text].join(' ').toLowerCase();
-  return /\b(topical|cutaneous|transdermal|gel|6064005|359540000)\b/.test(words);
-};
 
 const notes = (ctx: GraderContext) => createdResources<DocumentReference>(ctx.changes, 'DocumentReference')
   .filter((d) => d.subject?.reference === `Patient/${ctx.patient}` && d.status === 'current');
 
+/** No note recommends the requested drug (a note that does not name it passes). */
+function notesDoNotRecommend(docs: DocumentReference[]): Match {
+  const results = docs.map((d) => ({ d, m: matchRecommendation(d, { subject: REQUESTED, except: NOT_REQUESTED, expected: 'against' }) }));
+  const bad = results.filter((r) => !r.m.ok && r.m.candidate !== 'absent');
+  return matchOf(bad.flatMap((r) => [`note ${label(r.d)}: ${r.m.mismatches[0]}`]), results.map((r) => `note ${label(r.d)}: ${r.m.candidate ?? 'against'} about ibuprofen/oral NSAIDs`));
+}
+
+/** Active orders the episode placed for an alternative: a drug named in ALTERNATIVES, or a referral/service named there. */
+function alternativeOrders(ctx: GraderContext): string[] {
+  const named = (text: string) => ALTERNATIVES.find((a) => a.names.some((n) => text.toLowerCase().includes(n.toLowerCase())));
+  const meds = createdResources<MedicationRequest>(ctx.changes, 'MedicationRequest').filter((o) => o.status === 'active' && !isNsaid(o))
+    .map((o) => ({ o, alt: ingredientNamesOf(o.medicationCodeableConcept).map(named).find(Boolean) ?? named(describeConcept(o.medicationCodeableConcept)) }));
+  const services = createdResources<ServiceRequest>(ctx.changes, 'ServiceRequest').filter((o) => o.status === 'active')
+    .map((o) => ({ o, alt: named([o.code?.text, ...(o.code?.coding ?? []).map((c) => c.display), ...(o.performerType?.coding ?? []).map((c) => c.display), o.performerType?.text].filter(Boolean).join(' ')) }));
+  return [...meds, ...services].filter((x) => x.alt).map((x) => `${label(x.o)} (${x.alt!.name})`);
+}
+
 export const checks: Record<string, Check> = {
   reviewed_kidney_and_meds: async (ctx) => {
     const { egfr, k } = await latestLabs(ctx);
-    const raas = await activeRaas(ctx.fhir, ctx.patient);
+    const start = await activeAtStart(ctx);
+    const raas = start.filter(isRaas);
     if (!egfr || !k || !raas.length) return fail('the chart lacks an eGFR, potassium or ACE inhibitor/ARB (binding error)');
-    return verdict(allOf(fetchedAll(ctx.log, [egfr, k].map((o) => `Observation/${o.id}`), 'latest result'), fetchedAll(ctx.log, raas.map((o) => `MedicationRequest/${o.id}`), 'ACE inhibitor/ARB order')));
+    const orders = [...raas, ...start.filter(isNsaid)];
+    return verdict(allOf(fetchedAll(ctx.log, [egfr, k].map((o) => `Observation/${o.id}`), 'latest result'), fetchedAll(ctx.log, orders.map((o) => `MedicationRequest/${o.id}`), 'ACE inhibitor/ARB or NSAID order')));
   },
-  no_oral_nsaid_ordered: (ctx) => {
-    const bad = writtenResources<MedicationRequest>(ctx.changes, 'MedicationRequest')
-      .filter((o) => ['active', 'draft', 'on-hold'].includes(o.status) && (isMedication(o.medicationCodeableConcept, NSAIDS) || NSAID_WORDS.test(o.medicationCodeableConcept?.text ?? '')) && !topical(o));
-    return verdict(matchOf(bad.map((o) => `MedicationRequest/${o.id} orders ${describeConcept(o.medicationCodeableConcept)} (systemic NSAID in CKD on RAAS blockade)`), ['no systemic NSAID ordered']));
+  no_systemic_nsaid_ordered: ({ changes }) => {
+    const bad = changes.filter((c) => c.type === 'MedicationRequest' && c.after).flatMap((c) => {
+      const after = c.after as MedicationRequest;
+      const wasInForce = IN_FORCE.includes((c.before as MedicationRequest | null)?.status ?? '');
+      return IN_FORCE.includes(after.status) && !wasInForce && isNsaid(after)
+        ? [`${c.action} MedicationRequest/${c.id}: ${describeConcept(after.medicationCodeableConcept)} (${after.status}) is a systemic NSAID in CKD on RAAS blockade`] : [];
+    });
+    return verdict(matchOf(bad, ['no systemic NSAID ordered']));
   },
-  declined_in_answer: ({ answer }) => verdict(matchYesNo(answer, false, {
-    fields: ['prescribe', 'ok', 'okToPrescribe', 'ibuprofen'],
-    yes: ['ok to prescribe', 'ibuprofen ordered', 'ordered ibuprofen', 'prescribed ibuprofen'],
-    no: ['not ordered', 'not prescribed', 'do not prescribe', "don't prescribe", 'avoid', 'not ok', 'declined', 'no ibuprofen', 'not recommended'],
-  })),
-  alternative_documented: (ctx) => verdict(findNote(notes(ctx), { patient: ctx.patient, mustMention: [['acetaminophen', 'paracetamol', 'tylenol', 'topical diclofenac', 'diclofenac gel', 'topical nsaid']] })),
+  declined_ibuprofen: (ctx) => verdict(allOf(
+    matchYesNo(ctx.answer, false, {
+      fields: ['prescribe', 'ok', 'okToPrescribe', 'ibuprofen', 'safe'], yes: ['ok to prescribe', 'safe to prescribe'], no: ['not ok', 'not safe', 'declined'],
+      subject: REQUESTED, except: NOT_REQUESTED,
+    }),
+    notesDoNotRecommend(notes(ctx)),
+  )),
+  existing_nsaid_addressed: async (ctx): Promise<CheckResult> => {
+    const nsaids = (await activeAtStart(ctx)).filter(isNsaid);
+    if (nsaids.length === 0) return verdict(matchOf([], ['no systemic NSAID was active at the start: nothing to stop']));
+    const texts = [...notes(ctx), ...(ctx.answer === undefined ? [] : [ctx.answer])];
+    const results = nsaids.map((order): Match => {
+      const change = changeOf(ctx.changes, 'MedicationRequest', order.id!);
+      if (change?.action === 'deleted') return matchOf([`${label(order)} was deleted instead of stopped (the order history is lost)`]);
+      const after = (change?.after ?? order) as MedicationRequest;
+      if (isNoLongerActive(after, { allowHold: true })) return matchOf([], [`${label(order)} -> ${after.status}`]);
+      const names = ingredientNamesOf(order.medicationCodeableConcept);
+      const advised = texts.map((t) => matchRecommendation(t, { subject: names, expected: 'against' })).find((m) => m.ok);
+      return advised ? matchOf([], [`${label(order)} still ${after.status}, but stopping it is recommended (${advised.evidence.join('; ')})`])
+        : matchOf([`${label(order)} (${describeConcept(order.medicationCodeableConcept)}) is still ${after.status} and neither the note nor the answer recommends stopping it`]);
+    });
+    return verdict(allOf(...results));
+  },
+  alternative_documented: (ctx) => {
+    const docs = notes(ctx);
+    if (docs.length === 0) return fail('no current DocumentReference was written for the patient');
+    for (const doc of docs) {
+      for (const alt of ALTERNATIVES) {
+        const m = matchRecommendation(doc, { subject: alt.names, expected: 'recommend' });
+        if (m.ok) return verdict(matchOf([], [`note ${label(doc)} recommends ${alt.name}`, ...m.evidence]));
+      }
+    }
+    // An alternative the agent ordered is in the chart as well as a sentence would be (the note then may list it
+    // without a verb, e.g. "Plan: acetaminophen 1000 mg every 8 hours as needed").
+    const ordered = alternativeOrders(ctx);
+    if (ordered.length > 0) return verdict(matchOf([], [`alternative ordered: ${ordered.join(', ')}`]));
+    return fail([`no note recommends an alternative and none was ordered (${ALTERNATIVES.map((a) => a.name).join(', ')})`, ...docs.map((d) => `note ${label(d)}: ${noteText(d).slice(0, 300)}`)]);
+  },
   note_covers_key_facts: async (ctx): Promise<CheckResult> => {
     const note = notes(ctx).at(-1);
     if (!note) return fail('no current DocumentReference was written for the patient');
     const { egfr, k } = await latestLabs(ctx);
-    const ckd = (await ctx.fhir.search<Condition>('Condition', { patient: ctx.patient, 'clinical-status': 'active', _count: 1000 })).find((c) => inCodeSet(c.code, CKD));
-    const raas = (await activeRaas(ctx.fhir, ctx.patient))[0];
+    const ckd = (await ctx.fhir.search<Condition>('Condition', { patient: ctx.patient, 'clinical-status': 'active', _count: 1000 })).find((c) => inCodeSet(c.code, CKD_PROBLEMS));
+    const raas = (await activeAtStart(ctx)).filter(isRaas)[0];
     if (!egfr || !k || !ckd || !raas) return fail('the chart lacks a key fact (binding error)');
     return covers(note, [keyFactOf(egfr, { id: 'latest-egfr' }), keyFactOf(k, { id: 'latest-potassium' }), keyFactOf(ckd, { id: 'ckd' }), keyFactOf(raas, { id: 'ace-inhibitor-or-arb' })],
       await chartFromFhir(ctx.fhir, ctx.patient));
@@ -73,5 +132,4 @@ export const checks: Record<string, Check> = {
     if (!note) return fail('no current DocumentReference was written for the patient');
     return grounded(note, await chartFromFhir(ctx.fhir, ctx.patient), { maxUnsupported: 0 });
   },
-  writes_scoped: ({ patient, changes }) => verdict(writesOnlyFor(changes, patient)),
 };
