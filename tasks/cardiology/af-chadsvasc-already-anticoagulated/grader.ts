@@ -7,8 +7,8 @@ import type { Condition, DocumentReference, MedicationRequest, Observation, Pati
 import type { Check, GraderContext, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
 import {
-  allOf, answerField, answerText, codingsOf, createdResources, describeConcept, fail, fetchedAll, fetchedAny, findMedicationOrder, findNote, isNoLongerActive,
-  latestObservation, matchNumber, matchOf, matchYesNo, patientOf, rxnormIngredients, verdict, writesOnlyFor, type Match,
+  allOf, answerField, answerText, bestOf, codingsOf, createdResources, describeConcept, fail, fetchedAll, fetchedAny, findMedicationOrder, isNoLongerActive, label,
+  latestObservation, matchNote, matchNumber, matchOf, matchRecommendation, matchYesNo, patientOf, rxnormIngredients, verdict, writesOnlyFor, type Match,
 } from '../../../graders/lib/index.ts';
 import {
   AGE_POINTS, APIXABAN_LABEL, BODY_WEIGHT, CLEARANCE_DOSED, CREATININE, CREATININE_UMOL_PER_MG_DL, FEMALE_POINTS, ICD10CM, INDICATED_AT,
@@ -34,6 +34,15 @@ export function drugOf(order: MedicationRequest, drugs: Drug[]): Drug | undefine
   if (byCode) return byCode;
   const text = [concept?.text, ...codingsOf(concept).map((c) => c.display)].filter(Boolean).join(' ').toLowerCase();
   return drugs.find((d) => d.names.some((n) => new RegExp(`\\b${n}\\b`).test(text)));
+}
+
+/** What the decision is about, as a note or answer names it. Drug names are read only when the text never names
+ * anticoagulation itself: a switch ("apixaban started, warfarin stopped") is for anticoagulation, not against it. */
+const ANTICOAGULATION_WORDS = ['anticoagulation', 'anticoagulant', 'anticoagulate', 'anticoagulated', 'OAC', 'DOAC'];
+
+function recommendsAnticoagulation(text: unknown, expected: 'recommend' | 'against'): Match {
+  const general = matchRecommendation(text, { subject: ANTICOAGULATION_WORDS, expected });
+  return general.candidate === 'absent' ? matchRecommendation(text, { subject: [...ANTICOAGULATION_WORDS, ...ORAL_ANTICOAGULANTS.flatMap((d) => d.names)], expected }) : general;
 }
 
 const isActiveOrder = (o: MedicationRequest) => o.status === 'active' && ['order', 'original-order', 'instance-order'].includes(o.intent);
@@ -184,10 +193,11 @@ export const checks: Record<string, Check> = {
   anticoagulation_judgement: async ({ fhir, patient, now, answer, changes }) => {
     const risk = await strokeRisk(fhir, patient, now, changes);
     if (risk.indicated === undefined) return bindingError(`CHA2DS2-VASc ${risk.score} is in the shared-decision band`);
+    // Read on meaning: "anticoagulation is not indicated" is a no; a JSON field must agree with the prose beside it.
     const judgement = matchYesNo(answer, risk.indicated, {
-      fields: ['anticoagulate', 'anticoagulation', 'anticoagulationIndicated', 'startAnticoagulant'],
-      yes: ['anticoagulation is indicated', 'recommend anticoagulation', 'should be anticoagulated', 'start anticoagulation', 'continue anticoagulation', 'anticoagulate'],
-      no: ['not indicated', 'no anticoagulation', 'not recommended', 'do not anticoagulate', 'not anticoagulate', 'no anticoagulant'],
+      fields: ['anticoagulate', 'anticoagulation', 'anticoagulationIndicated'],
+      yes: ['anticoagulation is indicated', 'anticoagulation indicated'], no: ['anticoagulation is not indicated', 'anticoagulation not indicated'],
+      subject: ANTICOAGULATION_WORDS,
     });
     if (!risk.indicated) return verdict(judgement);
     // Indicated: the answer names the anticoagulant the patient is on after the review.
@@ -247,10 +257,12 @@ export const checks: Record<string, Check> = {
     return verdict(matchOf(problems, [`${changes.filter((c) => c.type === 'MedicationRequest').length} medication order change(s) checked`]));
   },
   rationale_note: async ({ fhir, patient, now, changes }) => {
-    const { score } = await strokeRisk(fhir, patient, now, changes);
-    return verdict(findNote(createdResources<DocumentReference>(changes, 'DocumentReference'), {
-      patient, status: ['current'], mustMention: [['CHA2DS2-VASc', 'CHADS-VASc', 'CHA2DS2VASc', 'CHADSVASC', 'CHA₂DS₂-VASc']], mustQuote: [{ value: score, what: 'CHA2DS2-VASc score' }],
-    }));
+    const { score, indicated } = await strokeRisk(fhir, patient, now, changes);
+    const expected = indicated ? 'recommend' : 'against';
+    // The note must quote the score and point the right way about anticoagulation, read on meaning.
+    const content = { patient, status: ['current'], mustMention: [['CHA2DS2-VASc', 'CHADS-VASc', 'CHA2DS2VASc', 'CHADSVASC', 'CHA₂DS₂-VASc']], mustQuote: [{ value: score, what: 'CHA2DS2-VASc score' }] };
+    return verdict(bestOf(createdResources<DocumentReference>(changes, 'DocumentReference'),
+      (note) => ({ ...allOf(matchNote(note, content), recommendsAnticoagulation(note, expected)), candidate: note }), label, 'no DocumentReference was written'));
   },
   writes_scoped: ({ patient, changes }) => verdict(writesOnlyFor(changes, patient)),
 };
