@@ -108,7 +108,8 @@ const PLACED = ['order', 'original-order', 'instance-order'];
 const DECISION = {
   yes: ['is due', 'are due', 'due for', 'now due', 'due now', 'overdue', 'past due', 'ordered', 'order placed', 'placed an order'],
   no: ['not due', 'not yet due', 'next due', 'due again', 'due next', 'due in', 'will be due', 'up to date', 'up-to-date', 'not indicated', 'no longer indicated',
-    'not needed', 'not required', 'not ordered', 'nothing ordered', 'no mammogram ordered', 'not recommended', 'no further screening', 'no longer needed'],
+    'not needed', 'not required', 'not ordered', 'nothing ordered', 'no mammogram ordered', 'not recommended', 'no further screening', 'no longer needed',
+    'next mammogram due', 'next screening mammogram due', 'next screening due', 'next mammogram in', 'repeat in 2 years', 'repeat in two years'],
 };
 
 export const checks: Record<string, Check> = {
@@ -127,7 +128,9 @@ export const checks: Record<string, Check> = {
     const said = matchYesNo(answer, s.due, { fields: ['due'], ...DECISION });
     const field = answerField(answer, 'lastMammogram', 'last_mammogram', 'lastMammo', 'last');
     let date: Match;
-    if (s.last) date = matchDate(answer, s.last.date, { fields: ['lastMammogram', 'last_mammogram', 'lastMammo', 'last'], near: ['mammogram', 'last'] });
+    // After a bilateral mastectomy the last mammogram is moot: null is as right as its date (a wrong date is not).
+    if (s.last && s.mastectomy.length && (field === null || field === undefined)) date = matchOf([], ['bilateral mastectomy: no last mammogram date needed']);
+    else if (s.last) date = matchDate(answer, s.last.date, { fields: ['lastMammogram', 'last_mammogram', 'lastMammo', 'last'], near: ['mammogram', 'last'] });
     else date = field === undefined || field === null || (typeof field === 'string' && !datesIn(field).length)
       ? matchOf([], ['no mammogram on file; the answer gives no date']) : matchOf([`lastMammogram is ${JSON.stringify(field)}, but no mammogram is on file`]);
     return verdict(matchOf([...said.mismatches, ...date.mismatches], [s.why, ...said.evidence, ...date.evidence]));
@@ -162,8 +165,10 @@ export const checks: Record<string, Check> = {
       } else if (!/\b(no|never|none)\b[^.\n]{0,40}mammo|mammo[^.\n]{0,40}\b(none|never)\b/i.test(text)) {
         mismatches.push('does not say that no mammogram is on file');
       }
+      // The decision is judged on the answer and the orders; the note must not state the opposite one (a note that
+      // only says "next screening mammogram due 03/2027" states no opposite decision).
       const decision = matchYesNo(text, s.due, DECISION);
-      mismatches.push(...decision.mismatches.map((m) => `decision: ${m}`));
+      if (!decision.ok && !/gives no (yes|no) judgement/.test(decision.mismatches.join(' '))) mismatches.push(...decision.mismatches.map((m) => `decision: ${m}`));
       return { doc, m: matchOf(mismatches, [`DocumentReference/${doc.id}: ${text.length} characters`, ...decision.evidence]) };
     });
     const ok = results.find((r) => r.m.ok);

@@ -68,7 +68,8 @@ export async function screeningStatus(fhir: SelectContext['fhir'], patient: stri
   for (const test of SCREENING_TESTS) {
     for (const p of procedures) if (p.status === 'completed' && p.performedDateTime && inCodeSet(p.code, test.procedureCodes)) prior.push({ test, ref: `Procedure/${p.id}`, when: p.performedDateTime, positive: false });
     for (const o of observations) if (FINAL.includes(o.status) && o.effectiveDateTime && inCodeSet(o.code, test.resultCodes)) prior.push({ test, ref: `Observation/${o.id}`, when: o.effectiveDateTime, positive: isPositive(o) });
-    for (const r of reports) if (FINAL.includes(r.status) && r.effectiveDateTime && inCodeSet(r.code, test.resultCodes)) prior.push({ test, ref: `DiagnosticReport/${r.id}`, when: r.effectiveDateTime, positive: false });
+    // A report may carry the result code (CT colonography) or the procedure's own code (a colonoscopy report).
+    for (const r of reports) if (FINAL.includes(r.status) && r.effectiveDateTime && inCodeSet(r.code, [...test.resultCodes, ...test.procedureCodes])) prior.push({ test, ref: `DiagnosticReport/${r.id}`, when: r.effectiveDateTime, positive: false });
   }
   prior.sort((a, b) => Date.parse(b.when) - Date.parse(a.when));
   const at = Date.parse(now);

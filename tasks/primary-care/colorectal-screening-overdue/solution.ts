@@ -50,7 +50,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
       if (['final', 'amended', 'corrected'].includes(o.status) && o.effectiveDateTime && hasCode(o.code, test.resultCodes)) done.push({ test, date: o.effectiveDateTime, ref: `Observation/${o.id}` });
     }
     for (const r of reports) {
-      if (['final', 'amended', 'corrected'].includes(r.status) && r.effectiveDateTime && hasCode(r.code, test.resultCodes)) done.push({ test, date: r.effectiveDateTime, ref: `DiagnosticReport/${r.id}` });
+      if (['final', 'amended', 'corrected'].includes(r.status) && r.effectiveDateTime && (hasCode(r.code, test.resultCodes) || hasCode(r.code, test.procedureCodes))) done.push({ test, date: r.effectiveDateTime, ref: `DiagnosticReport/${r.id}` });
     }
   }
   // The test that covers the patient longest decides; a test whose interval has run out covers nothing.
