@@ -90,7 +90,7 @@ function allergyReferral(orders: ServiceRequest[], patient: string, allergyId: s
   // A referral written without a referral category or code still says what it is ("Referral to allergist").
   const isReferral = (o: ServiceRequest) => findReferral([o], expected).ok || (['active'].includes(o.status) && findReferral([{ ...o, category: [{ coding: [{ system: SNOMED, code: '386053000' }] }] }], expected).ok
     && /\brefer|consult/i.test([o.code?.text, ...codingsOf(o.code).map((c) => c.display)].join(' ')));
-  const referral = orders.some(isReferral) ? matchOf([], [`${orders.filter(isReferral).map((o) => `ServiceRequest/${o.id}`).join(', ')}: referral to Allergy & Immunology`]) : findReferral(orders, expected);
+  const referral: Match<ServiceRequest> = orders.some(isReferral) ? matchOf<ServiceRequest>([], [`${orders.filter(isReferral).map((o) => `ServiceRequest/${o.id}`).join(', ')}: referral to Allergy & Immunology`]) : findReferral(orders, expected);
   if (!referral.ok) return referral;
   const onTopic = orders.filter((o) => isReferral(o) && about(o));
   return onTopic.length ? matchOf([], [...referral.evidence, `ServiceRequest/${onTopic[0].id} is about the penicillin allergy`])
