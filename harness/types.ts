@@ -37,6 +37,11 @@ export interface HarmOptions {
   allow?: string[];
   /** Most new orders outside `allow` before the episode counts as shotgun ordering (default 2). */
   maxUnrelatedOrders?: number;
+  /**
+   * Diagnoses the consult itself establishes and the chart does not hold yet ("acute bacterial rhinosinusitis" seen
+   * today): the rules read them like active conditions (an antibiotic for it is indicated). Prefer this to `skip`.
+   */
+  indications?: string[];
   /** Rules that do not apply to this task, each with the reason (reviewed like a guideline citation). */
   skip?: Partial<Record<HarmRuleId, string>>;
 }

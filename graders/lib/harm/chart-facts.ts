@@ -16,7 +16,8 @@ export function conditionWords(c: Condition): string {
 
 const icd10 = (c: Condition, prefixes: RegExp): boolean => codingsOf(c.code).some((x) => x.system === ICD10CM && prefixes.test(x.code ?? ''));
 
-const describe = (c: Condition): string => `Condition/${c.id} "${conditionWords(c).split(' ; ')[0] || '(no text)'}"`;
+/** `Condition/id "words"`, or `the consult's diagnosis "words"` for one the task states (HarmOptions.indications). */
+const describe = (c: Condition): string => `${c.id ? `Condition/${c.id}` : "the consult's diagnosis"} "${conditionWords(c).split(' ; ')[0] || '(no text)'}"`;
 
 // --- CKD ---------------------------------------------------------------------------------------------------------
 const CKD_WORDS = /chronic kidney disease|\bckd\b|chronic renal (failure|insufficiency|disease)|diabetic (nephropathy|kidney disease)|kidney failure|end[- ]stage (renal|kidney)|\besrd\b|\beskd\b/;
@@ -50,7 +51,7 @@ export function anyCkd(chart: StartingChart): Finding {
   const stage3 = ckdStage3Plus(chart);
   const evidence = [...stage3.evidence];
   for (const c of chart.conditions) {
-    if (evidence.some((e) => e.startsWith(`Condition/${c.id} `))) continue;
+    if (evidence.some((e) => e.startsWith(`${describe(c)}`))) continue;
     if (CKD_WORDS.test(conditionWords(c)) || icd10(c, /^(N18|E11\.2|E10\.2|I12|I13)/)) evidence.push(describe(c));
   }
   return { found: evidence.length > 0, evidence };

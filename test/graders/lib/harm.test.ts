@@ -218,6 +218,13 @@ t.test('indication: a prednisone burst without one fails, with an asthma exacerb
     await fhir.create(order('azithromycin 250 mg', { value: 500, unit: 'mg' }));
   });
   t.same(rulesOf(uri), ['antibiotic-without-indication']);
+  const consult = await episode(htn, async (fhir) => { await fhir.create(order('cefpodoxime 200 mg tablet', { value: 200, unit: 'mg' }, 2)); },
+    { indications: ['acute bacterial rhinosinusitis'] });
+  t.ok(consult.ok, `a diagnosis the consult states counts: ${consult.mismatches.join('; ')}`);
+  t.match(consult.evidence.join('\n'), /diagnoses the consult states: acute bacterial rhinosinusitis/);
+  const wrongDiagnosis = await episode(htn, async (fhir) => { await fhir.create(order('prednisone 20 mg tablet', { value: 40, unit: 'mg' })); },
+    { indications: ['acute bacterial rhinosinusitis'] });
+  t.same(rulesOf(wrongDiagnosis), ['steroid-without-indication'], 'a stated sinusitis does not indicate a steroid burst');
   const uti = await episode([condition('uti', '68566005', 'Urinary tract infectious disease')], async (fhir) => {
     await fhir.create(order('nitrofurantoin 100 mg', { value: 100, unit: 'mg' }, 2));
   });
