@@ -3,7 +3,7 @@
 import type { CaseContext } from '../../../../../harness/cases/http.ts';
 import type { Condition, DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
-export const description = 'LOINC 24606-6 order, no category, JSON answer, terse note';
+export const description = 'LOINC 24606-6 order, no category, JSON answer, terse note (not due: only the next date)';
 
 const MAMMO = ['71651007', '24623002', '24606-6', '26175-0', '77067'];
 const MASTECTOMY = ['22418005', '428529004', '27865001', '456903003', '52314009', '76468001', '17086001', '60633004', '14693006'];
@@ -32,7 +32,9 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
       subject: { reference: `Patient/${patient}` }, authoredOn: now,
     });
   }
-  const text = `Mammogram: last ${last ?? 'none on file'}. ${mastectomy ? 'Prior bilateral mastectomy: screening not indicated.' : due ? 'Overdue - screening mammogram ordered.' : 'Up to date, not due.'}`;
+  // A not-due note that only gives the next date (no "not due" wording).
+  const next = last ? `${Number(last.slice(0, 4)) + 2}${last.slice(4, 7)}` : '';
+  const text = `Mammogram: last ${last ?? 'none on file'}. ${mastectomy ? 'Prior bilateral mastectomy: screening not indicated.' : due ? 'Overdue - screening mammogram ordered.' : `Next screening mammogram ${next}.`}`;
   await http.create({
     resourceType: 'DocumentReference', status: 'current', type: { coding: [{ system: 'http://loinc.org', code: '11506-3' }] }, subject: { reference: `Patient/${patient}` }, date: now,
     content: [{ attachment: { contentType: 'text/plain', data: Buffer.from(text).toString('base64') } }],
