@@ -20,3 +20,6 @@ export * from './retrieval.ts';
 export * from './chart.ts';
 export * from './cohort.ts';
 export * from './views.ts';
+export * from './drug-classes.ts';
+export * from './standard-checks.ts';
+export { harmCheck, HARM_RULES } from './harm/index.ts';
