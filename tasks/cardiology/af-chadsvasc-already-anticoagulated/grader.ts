@@ -7,7 +7,7 @@ import type { Condition, DocumentReference, MedicationRequest, Observation, Pati
 import type { Check, GraderContext, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
 import {
-  allOf, answerField, answerText, bestOf, codingsOf, createdResources, describeConcept, fail, fetchedAll, fetchedAny, findMedicationOrder, isNoLongerActive, label,
+  allOf, answerField, answerText, bestOf, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, fetchedAny, findMedicationOrder, isNoLongerActive, label,
   latestObservation, matchNote, matchNumber, matchOf, matchRecommendation, matchYesNo, patientOf, rxnormIngredients, verdict, writesOnlyFor, type Match,
 } from '../../../graders/lib/index.ts';
 import {
@@ -26,14 +26,12 @@ function asAtStart<T extends Resource>(now: T[], changes: ResourceChange[], type
   return [...now.filter((r) => !ids.has(r.id!)), ...before];
 }
 
-/** Which drug of a list an order is: by RxNorm ingredient, else by a generic or brand name in its text or displays. */
+/** Which drug of a list an order is, from any RxNorm code (IN, SCD, SBD, brand) or, uncoded, its generic or brand
+ * name in text (graders/lib/drugs). */
 export function drugOf(order: MedicationRequest, drugs: Drug[]): Drug | undefined {
   const concept = order.medicationCodeableConcept;
-  const ingredients = rxnormIngredients(concept);
-  const byCode = drugs.find((d) => d.ingredients.some((i) => ingredients.includes(i)));
-  if (byCode) return byCode;
-  const text = [concept?.text, ...codingsOf(concept).map((c) => c.display)].filter(Boolean).join(' ').toLowerCase();
-  return drugs.find((d) => d.names.some((n) => new RegExp(`\\b${n}\\b`).test(text)));
+  const ingredients = new Set([...rxnormIngredients(concept), ...drugIngredients(concept)]);
+  return drugs.find((d) => d.ingredients.some((i) => ingredients.has(i)));
 }
 
 /** What the decision is about, as a note or answer names it. Drug names are read only when the text never names
@@ -157,10 +155,6 @@ export async function select({ fhir, patient, now }: SelectContext): Promise<boo
   return findMedicationOrder(active, { dose: { value: dose.mg, unit: 'mg', tolerance: { absolute: dose.tolerance } }, timesPerDay: dose.timesPerDay }).ok;
 }
 
-function namesOf(drug: Drug | undefined): string[] {
-  return drug ? drug.names : [];
-}
-
 const bindingError = (what: string) => fail(`${what} (binding error)`);
 
 export const checks: Record<string, Check> = {
@@ -202,8 +196,8 @@ export const checks: Record<string, Check> = {
     if (!risk.indicated) return verdict(judgement);
     // Indicated: the answer names the anticoagulant the patient is on after the review.
     const onNow = (await patientOrders(fhir, patient)).filter(isActiveOrder).map((o) => drugOf(o, ORAL_ANTICOAGULANTS)).filter((d): d is Drug => !!d);
-    const said = String(answerField(answer, 'anticoagulant', 'currentAnticoagulant', 'drug') ?? answerText(answer)).toLowerCase();
-    const named = onNow.some((d) => namesOf(d).some((n) => said.includes(n)));
+    const said = drugIngredients(undefined, String(answerField(answer, 'anticoagulant', 'currentAnticoagulant', 'drug') ?? answerText(answer)));
+    const named = onNow.some((d) => d.ingredients.some((i) => said.includes(i)));
     return verdict(allOf(judgement, matchOf(named ? [] : [`the answer does not name the anticoagulant the patient is on (${onNow.map((d) => d.name).join('/') || 'none active'})`])));
   },
   anticoagulant_orders: async ({ fhir, patient, now, changes }) => {

@@ -14,9 +14,6 @@ export const APIXABAN = {
   names: ['apixaban', 'eliquis'],
 };
 
-/** Other anticoagulants and antiplatelets: none belongs in a dose review of apixaban (a second one is a duplicate). */
-export const OTHER_ANTITHROMBOTIC_NAMES = ['warfarin', 'rivaroxaban', 'dabigatran', 'edoxaban', 'heparin', 'enoxaparin', 'aspirin', 'clopidogrel', 'prasugrel', 'ticagrelor'];
-
 /**
  * ELIQUIS (apixaban) prescribing information, section 2.2 (reduction of risk of stroke in nonvalvular AF): 5 mg
  * orally twice daily; 2.5 mg twice daily in patients with at least 2 of: age >= 80 years, body weight <= 60 kg,
