@@ -1,96 +1,197 @@
-// Grader: latest eGFR, UACR and potassium, the CKD problem and the active ACE inhibitor/ARB come from the chart; the
-// new SGLT2 inhibitor and UACR order from the episode's changes; the note is checked with covers and grounded.
-import type { Condition, DocumentReference, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
+// Grader: the decision (start / continue / do not start an SGLT2 inhibitor) is computed from the chart as it was at the
+// start with facts.ts (KDIGO 2024 chapter 3.7); the new orders come from the changes; the answer and the note are read
+// for their direction; the note's key facts come from the chart and are checked with covers and grounded.
+import type { Condition, DocumentReference, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
 import {
-  allOf, changeOf, createdResources, fail, fetchedAll, findMedicationOrder, findServiceRequest, inCodeSet, isMedication, latestObservation, LOINC,
-  matchOf, noDuplicateActiveOrders, quantityOf, SERVICE_CATEGORIES, SNOMED, verdict, writesOnlyFor,
+  allOf, changeOf, codingsOf, createdResources, effectiveTime, fail, fetchedAll, findMedicationOrder, findServiceRequest, ICD10CM, inCodeSet, label,
+  latestObservation, matchOf, matchRecommendation, matchYesNo, observations, ORDER_GROUPS, quantityOf, SNOMED, verdict, type Match,
 } from '../../../graders/lib/index.ts';
-import { chartFromFhir, covers, grounded, keyFactOf } from '../../../graders/documentation/index.ts';
+import { classesOfOrder, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
+import { chartFromFhir, covers, grounded, keyFactOf, keyFactOfConcept, vocabulary, type KeyFact } from '../../../graders/documentation/index.ts';
+import {
+  ALBUMINURIA_INDICATION_MG_G, CKD_PROBLEMS, EGFR_RESULTS, HEART_FAILURE, KIDNEY_SGLT2, POTASSIUM_RESULTS, RAAS_CLASSES, SGLT2_CLASS, SGLT2_NAMES,
+  START_MIN_EGFR, SUSTAINED_DAYS, TYPE_1_DIABETES, TYPE_2_DIABETES, UACR_DUE_WITHIN_DAYS, UACR_RESULTS,
+} from './facts.ts';
 
-const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
-export const EGFR = [{ system: LOINC, codes: ['33914-3', '62238-1', '98979-8'] }, { system: FLOWSHEET, codes: ['EGFR'] }];
-export const UACR = [{ system: LOINC, codes: ['14959-1', '9318-7', '32294-1'] }, { system: FLOWSHEET, codes: ['UACR'] }];
-export const POTASSIUM = [{ system: LOINC, codes: ['2823-3', '6298-4'] }, { system: FLOWSHEET, codes: ['K'] }];
-export const CKD = [{ system: SNOMED, codes: ['433144002', '431857002', '700378005', '433146000', '709044004', '431855005', '431856006'] }];
-/** SGLT2 inhibitors with kidney-outcome evidence (RxNorm ingredients): empagliflozin, dapagliflozin; canagliflozin for the duplicate check. */
-export const SGLT2 = { ingredients: ['1545653', '1488564', '1373458'] };
-/** ACE inhibitors and ARBs (RxNorm ingredients). */
-export const RAAS = { ingredients: ['29046', '3827', '35296', '18867', '1998', '52175', '69749', '83818', '214354', '321064', '50166', '54552', '73494'] };
+const DAY = 86_400_000;
+const IN_FORCE = ['active', 'draft', 'on-hold'];
+const isSglt2 = (o: MedicationRequest) => classesOfOrder(o).includes(SGLT2_CLASS);
+const isRaas = (o: MedicationRequest) => classesOfOrder(o).some((c) => RAAS_CLASSES.includes(c));
 
-export async function activeRaas(fhir: FhirClient, patient: string): Promise<MedicationRequest[]> {
-  return (await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active', _count: 1000 }))
-    .filter((o) => o.status === 'active' && isMedication(o.medicationCodeableConcept, RAAS));
+type Decision = { kind: 'start' | 'continue' | 'not-start'; why: string; t2d: boolean; egfr: number; onAtStart: MedicationRequest[] };
+
+/** The patient's orders active when the episode began (their state before any change; deleted ones included). */
+async function activeAtStart(fhir: FhirClient, patient: string, changes: GraderContext['changes'] = []): Promise<MedicationRequest[]> {
+  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
+  const out: MedicationRequest[] = [];
+  for (const order of all) {
+    const change = changeOf(changes, 'MedicationRequest', order.id!);
+    if (change?.action === 'created') continue;
+    const before = (change ? change.before : order) as MedicationRequest | null;
+    if (before?.status === 'active') out.push(before);
+  }
+  for (const change of changes) {
+    const before = change.before as MedicationRequest | null;
+    if (change.type === 'MedicationRequest' && change.action === 'deleted' && before?.status === 'active' && before.subject?.reference === `Patient/${patient}`) out.push(before);
+  }
+  return out;
+}
+
+function hasProblem(conditions: Condition[], set: { snomed: string[]; icd10Prefixes: string[] }): boolean {
+  return conditions.some((c) => codingsOf(c.code).some((x) => (x.system === SNOMED && set.snomed.includes(x.code ?? ''))
+    || (x.system === ICD10CM && set.icd10Prefixes.some((p) => (x.code ?? '').startsWith(p)))));
+}
+
+/** KDIGO 2024 chapter 3.7 on the chart; undefined when the chart is not an unambiguous variant. */
+async function decisionFor(fhir: FhirClient, patient: string, changes: GraderContext['changes'] = []): Promise<Decision | undefined> {
+  const start = await activeAtStart(fhir, patient, changes);
+  const conditions = await fhir.search<Condition>('Condition', { patient, 'clinical-status': 'active', _count: 1000 });
+  const egfrs = (await observations(fhir, patient, EGFR_RESULTS)).filter((o) => quantityOf(o) !== undefined);
+  const latest = egfrs[0];
+  if (!latest) return undefined;
+  const egfr = quantityOf(latest)!.value;
+  const t2d = hasProblem(conditions, TYPE_2_DIABETES);
+  const base = { t2d, egfr, onAtStart: start.filter(isSglt2) };
+  if (base.onAtStart.length > 0) return { ...base, kind: 'continue', why: `already on ${base.onAtStart.map(label).join(', ')} (KDIGO 2024 PP 3.7.1: continue)` };
+  if (hasProblem(conditions, TYPE_1_DIABETES)) return { ...base, kind: 'not-start', why: 'type 1 diabetes (not recommended: ketoacidosis)' };
+  const t = Date.parse(effectiveTime(latest));
+  const recent = egfrs.filter((o) => t - Date.parse(effectiveTime(o)) <= SUSTAINED_DAYS * DAY);
+  if (recent.some((o) => (quantityOf(o)!.value >= START_MIN_EGFR) !== (egfr >= START_MIN_EGFR))) return undefined;
+  if (egfr < START_MIN_EGFR) return { ...base, kind: 'not-start', why: `eGFR ${egfr} < ${START_MIN_EGFR} on every result of the last ${SUSTAINED_DAYS} days` };
+  const uacr = quantityOf(await latestObservation(fhir, patient, UACR_RESULTS))?.value;
+  const reasons = [t2d && 'type 2 diabetes', hasProblem(conditions, HEART_FAILURE) && 'heart failure', uacr !== undefined && uacr >= ALBUMINURIA_INDICATION_MG_G && `ACR ${uacr} mg/g`].filter(Boolean);
+  if (reasons.length === 0) return undefined;
+  return { ...base, kind: 'start', why: `eGFR ${egfr} >= ${START_MIN_EGFR} with ${reasons.join(', ')} (KDIGO 2024 rec. 3.7.1/3.7.2)` };
 }
 
 export async function select({ fhir, patient }: SelectContext): Promise<boolean> {
-  const egfr = quantityOf(await latestObservation(fhir, patient, EGFR));
-  if (!egfr || egfr.value < 20 || egfr.value > 45) return false;
-  const active = await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active', _count: 1000 });
-  if (active.some((o) => o.status === 'active' && (isMedication(o.medicationCodeableConcept, SGLT2) || /gliflozin/i.test(o.medicationCodeableConcept?.text ?? '')))) return false;
-  return (await activeRaas(fhir, patient)).length > 0;
+  const start = await activeAtStart(fhir, patient);
+  if (!start.some(isRaas)) return false;
+  return (await decisionFor(fhir, patient)) !== undefined;
 }
 
 async function latestLabs({ fhir, patient }: Pick<GraderContext, 'fhir' | 'patient'>) {
-  return { egfr: await latestObservation(fhir, patient, EGFR), uacr: await latestObservation(fhir, patient, UACR), k: await latestObservation(fhir, patient, POTASSIUM) };
+  return { egfr: await latestObservation(fhir, patient, EGFR_RESULTS), uacr: await latestObservation(fhir, patient, UACR_RESULTS), k: await latestObservation(fhir, patient, POTASSIUM_RESULTS) };
 }
 
-/** ACE inhibitor/ARB orders active when the episode began. */
-async function startingRaas({ fhir, patient, changes }: GraderContext): Promise<MedicationRequest[]> {
-  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  return all.map((o) => {
-    const change = changeOf(changes, 'MedicationRequest', o.id!);
-    return change?.action === 'created' ? undefined : ((change?.before ?? o) as MedicationRequest);
-  }).filter((o): o is MedicationRequest => !!o && o.status === 'active' && isMedication(o.medicationCodeableConcept, RAAS));
+/** SGLT2 inhibitor orders the episode put in force (created, or re-activated). */
+function newSglt2Orders(ctx: GraderContext): MedicationRequest[] {
+  return ctx.changes.filter((c) => c.type === 'MedicationRequest' && c.after).flatMap((c) => {
+    const after = c.after as MedicationRequest;
+    const wasInForce = IN_FORCE.includes((c.before as MedicationRequest | null)?.status ?? '');
+    return IN_FORCE.includes(after.status) && !wasInForce && isSglt2(after) ? [after] : [];
+  });
 }
 
-const newSglt2 = (ctx: GraderContext) => findMedicationOrder(
-  createdResources<MedicationRequest>(ctx.changes, 'MedicationRequest'),
-  { patient: ctx.patient, ingredients: ['1545653', '1488564'], dose: { value: 10, unit: 'mg', tolerance: { absolute: 0.01 } }, timesPerDay: 1, route: ['oral'], status: ['active'], intent: ['order', 'original-order'] },
-);
+/** The new order matches an agent with kidney-outcome evidence at its dose, once daily by mouth. */
+function kidneyDoseOrder(ctx: GraderContext, decision: Decision, orders: MedicationRequest[]): Match<MedicationRequest> {
+  const eligible = KIDNEY_SGLT2.filter((a) => a.needsT2dAndMinEgfr === undefined || (decision.t2d && decision.egfr >= a.needsT2dAndMinEgfr));
+  const results = eligible.map((agent) => findMedicationOrder(orders.filter((o) => ingredientNamesOf(o.medicationCodeableConcept).includes(agent.ingredient)), {
+    patient: ctx.patient, dose: { value: agent.mgDaily, unit: 'mg' }, timesPerDay: 1, route: ['oral'], status: ['active'], intent: ['order', 'original-order'],
+  }));
+  const hit = results.find((r) => r.ok);
+  if (hit) return hit;
+  return matchOf([`no new order for ${eligible.map((a) => `${a.ingredient} ${a.mgDaily} mg once daily`).join(' or ')}`, ...results.flatMap((r) => r.mismatches.filter((m) => !m.startsWith('no MedicationRequest')))]);
+}
+
+function sglt2Decision(ctx: GraderContext, decision: Decision, atEnd: MedicationRequest[]): Match {
+  const added = newSglt2Orders(ctx);
+  const evidence = [`decision: ${decision.kind} - ${decision.why}`, ...added.map((o) => `new ${label(o)}: ${ingredientNamesOf(o.medicationCodeableConcept).join('/')}`)];
+  if (decision.kind === 'start') {
+    if (added.length > 1) return matchOf([`${added.length} SGLT2 inhibitor orders started (${added.map(label).join(', ')}), expected one`], evidence);
+    const m = kidneyDoseOrder(ctx, decision, added);
+    return matchOf(m.mismatches, [...evidence, ...m.evidence]);
+  }
+  const mismatches = added.map((o) => `${label(o)} starts an SGLT2 inhibitor, but ${decision.why}`);
+  if (decision.kind === 'continue') {
+    const still = atEnd.filter((o) => o.status === 'active' && isSglt2(o));
+    if (still.length === 0) mismatches.push(`the SGLT2 inhibitor the patient was on (${decision.onAtStart.map(label).join(', ')}) is no longer active; it should be continued`);
+  }
+  return matchOf(mismatches, evidence);
+}
+
+/**
+ * The key fact of a drug order. keyFactOf knows an order by its codings; a text-only order ("empagliflozin 10 mg
+ * tablet") gets the concept the documentation vocabulary recognises in its text, so a note naming the drug covers it.
+ */
+function drugFact(order: MedicationRequest, id: string): KeyFact {
+  const fact = keyFactOf(order, { id });
+  if (fact.codes.length > 0) return fact;
+  const mention = vocabulary().find(order.medicationCodeableConcept?.text ?? '').find((m) => m.kind === 'medication');
+  return mention ? keyFactOfConcept(id, 'medication', mention, { status: fact.status, source: fact.source }) : fact;
+}
 
 const notes = (ctx: GraderContext) => createdResources<DocumentReference>(ctx.changes, 'DocumentReference')
   .filter((d) => d.subject?.reference === `Patient/${ctx.patient}` && d.status === 'current');
+
+async function decided(ctx: GraderContext): Promise<Decision | CheckResult> {
+  const decision = await decisionFor(ctx.fhir, ctx.patient, ctx.changes);
+  return decision ?? fail('the chart gives no unambiguous SGLT2 inhibitor decision (binding error)');
+}
+const isResult = (x: Decision | CheckResult): x is CheckResult => 'pass' in x;
 
 export const checks: Record<string, Check> = {
   reviewed_kidney_labs: async (ctx) => {
     const { egfr, uacr, k } = await latestLabs(ctx);
     if (!egfr || !uacr || !k) return fail('the chart lacks an eGFR, UACR or potassium (binding error)');
-    return verdict(fetchedAll(ctx.log, [egfr, uacr, k].map((o) => `Observation/${o.id}`), 'latest kidney lab'));
+    const sglt2 = (await activeAtStart(ctx.fhir, ctx.patient, ctx.changes)).filter(isSglt2);
+    return verdict(allOf(
+      fetchedAll(ctx.log, [egfr, uacr, k].map((o) => `Observation/${o.id}`), 'latest kidney lab'),
+      fetchedAll(ctx.log, sglt2.map((o) => `MedicationRequest/${o.id}`), 'active SGLT2 inhibitor order'),
+    ));
   },
-  sglt2_started: (ctx) => verdict(newSglt2(ctx)),
+  sglt2_decision: async (ctx) => {
+    const decision = await decided(ctx);
+    if (isResult(decision)) return decision;
+    const atEnd = await ctx.fhir.search<MedicationRequest>('MedicationRequest', { patient: ctx.patient, _count: 1000 });
+    return verdict(sglt2Decision(ctx, decision, atEnd));
+  },
   raas_kept: async (ctx) => {
-    const start = await startingRaas(ctx);
+    const start = (await activeAtStart(ctx.fhir, ctx.patient, ctx.changes)).filter(isRaas);
     if (!start.length) return fail('no active ACE inhibitor/ARB at the start (binding error)');
-    const now = await activeRaas(ctx.fhir, ctx.patient);
-    return verdict(matchOf(now.length ? [] : [`the ACE inhibitor/ARB (${start.map((o) => `MedicationRequest/${o.id}`).join(', ')}) is no longer active`], now.map((o) => `MedicationRequest/${o.id} active`)));
+    const now = (await ctx.fhir.search<MedicationRequest>('MedicationRequest', { patient: ctx.patient, status: 'active', _count: 1000 })).filter((o) => o.status === 'active' && isRaas(o));
+    return verdict(matchOf(now.length ? [] : [`the ACE inhibitor/ARB (${start.map(label).join(', ')}) is no longer active`], now.map((o) => `${label(o)} active`)));
   },
-  uacr_ordered: (ctx) => verdict(findServiceRequest(createdResources<ServiceRequest>(ctx.changes, 'ServiceRequest'), {
-    patient: ctx.patient, codes: [{ system: LOINC, codes: ['14959-1', '9318-7', '32294-1'] }], category: [SERVICE_CATEGORIES.laboratory], status: ['active'], intent: ['order', 'original-order'],
-  })),
+  uacr_ordered: (ctx) => {
+    const due = Date.parse(ctx.now) + UACR_DUE_WITHIN_DAYS * DAY;
+    const orders = createdResources<ServiceRequest>(ctx.changes, 'ServiceRequest');
+    const timely = orders.filter((o) => { const at = o.occurrenceDateTime ?? o.occurrencePeriod?.start; return at === undefined || Date.parse(at) <= due; });
+    const m = findServiceRequest(timely, { patient: ctx.patient, group: ORDER_GROUPS.urineAlbuminCreatinine, status: ['active'], intent: ['order', 'original-order', 'instance-order'] });
+    return verdict(m.ok ? m : matchOf([...m.mismatches, ...orders.filter((o) => !timely.includes(o)).map((o) => `${label(o)} is due after ${UACR_DUE_WITHIN_DAYS} days`)]));
+  },
+  decision_stated: async (ctx) => {
+    const decision = await decided(ctx);
+    if (isResult(decision)) return decision;
+    const yes = decision.kind !== 'not-start';
+    const answer = matchYesNo(ctx.answer, yes, {
+      fields: ['sglt2', 'sglt2i', 'sglt2Inhibitor', 'shouldBeOnSglt2', 'startSglt2', 'onSglt2', 'indicated'], yes: ['indicated', 'should be on'], no: ['not indicated', 'not a candidate'],
+      subject: SGLT2_NAMES,
+    });
+    const note = notes(ctx).at(-1);
+    const noteMatch = note ? matchRecommendation(note, { subject: SGLT2_NAMES, expected: yes ? 'recommend' : 'against' })
+      : matchOf(['no current DocumentReference was written for the patient']);
+    return verdict(allOf(matchOf(answer.mismatches, [`decision: ${decision.kind} - ${decision.why}`, ...answer.evidence]), { ...noteMatch, mismatches: noteMatch.mismatches.map((m) => `note: ${m}`) }));
+  },
   note_covers_key_facts: async (ctx): Promise<CheckResult> => {
     const note = notes(ctx).at(-1);
     if (!note) return fail('no current DocumentReference was written for the patient');
+    const decision = await decided(ctx);
+    if (isResult(decision)) return decision;
     const { egfr, uacr, k } = await latestLabs(ctx);
-    const ckd = (await ctx.fhir.search<Condition>('Condition', { patient: ctx.patient, 'clinical-status': 'active', _count: 1000 })).find((c) => inCodeSet(c.code, CKD));
-    const raas = (await activeRaas(ctx.fhir, ctx.patient))[0];
-    const sglt2 = newSglt2(ctx).candidate;
+    const ckd = (await ctx.fhir.search<Condition>('Condition', { patient: ctx.patient, 'clinical-status': 'active', _count: 1000 })).find((c) => inCodeSet(c.code, CKD_PROBLEMS));
+    const raas = (await activeAtStart(ctx.fhir, ctx.patient, ctx.changes)).filter(isRaas)[0];
     if (!egfr || !uacr || !k || !ckd || !raas) return fail('the chart lacks a key fact (binding error)');
-    if (!sglt2) return fail('no SGLT2 inhibitor order to document');
-    return covers(note, [
-      keyFactOf(egfr, { id: 'latest-egfr' }), keyFactOf(uacr, { id: 'latest-uacr' }), keyFactOf(k, { id: 'latest-potassium' }),
-      keyFactOf(ckd, { id: 'ckd' }), keyFactOf(raas, { id: 'ace-inhibitor-or-arb' }), keyFactOf(sglt2, { id: 'sglt2-inhibitor' }),
-    ], await chartFromFhir(ctx.fhir, ctx.patient));
+    const facts = [keyFactOf(egfr, { id: 'latest-egfr' }), keyFactOf(uacr as Observation, { id: 'latest-uacr' }), keyFactOf(k, { id: 'latest-potassium' }), keyFactOf(ckd, { id: 'ckd' }), keyFactOf(raas, { id: 'ace-inhibitor-or-arb' })];
+    const sglt2 = decision.kind === 'start' ? kidneyDoseOrder(ctx, decision, newSglt2Orders(ctx)).candidate : decision.kind === 'continue' ? decision.onAtStart[0] : undefined;
+    if (decision.kind === 'start' && !sglt2) return fail('no SGLT2 inhibitor order to document');
+    if (sglt2) facts.push(drugFact(sglt2, 'sglt2-inhibitor'));
+    return covers(note, facts, await chartFromFhir(ctx.fhir, ctx.patient));
   },
   note_grounded: async (ctx): Promise<CheckResult> => {
     const note = notes(ctx).at(-1);
     if (!note) return fail('no current DocumentReference was written for the patient');
     return grounded(note, await chartFromFhir(ctx.fhir, ctx.patient), { maxUnsupported: 0 });
-  },
-  safe_writes: async (ctx) => {
-    const active = (await ctx.fhir.search<MedicationRequest>('MedicationRequest', { patient: ctx.patient, status: 'active', _count: 1000 }))
-      .filter((o) => o.status === 'active' && isMedication(o.medicationCodeableConcept, SGLT2));
-    return verdict(allOf(writesOnlyFor(ctx.changes, ctx.patient), noDuplicateActiveOrders(active)));
   },
 };
