@@ -6,7 +6,7 @@ import type { AllergyIntolerance, MedicationRequest, Patient, ServiceRequest } f
 import type { Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
 import {
-  allOf, anyOf, answerField, answerText, codingsOf, createdResources, describeConcept, fail, fetchedAll, findReferral, inCodeSet, matchNumber, matchOf,
+  allOf, anyOf, answerField, answerText, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, findReferral, inCodeSet, matchNumber, matchOf,
   matchYesNo, rxnormIngredients, SERVICE_CATEGORIES, verdict, writesOnlyFor, writtenResources, type Match,
 } from '../../../graders/lib/index.ts';
 import { ALLERGY_SPECIALTY, ALLERGY_SPECIALTY_WORDS, AMOXICILLIN, PEN_FAST, PENICILLINS, REACTION_WORDS, RXNORM, SEVERE_REACTIONS, SNOMED } from './facts.ts';
@@ -58,10 +58,13 @@ export async function select({ fhir, patient, now }: SelectContext): Promise<boo
   return f.lowRisk || f.severe;
 }
 
+/** A penicillin by any RxNorm code, brand or text (graders/lib/drugs); the class names cover the penicillins the drug
+ * vocabulary does not hold yet (nafcillin, oxacillin, piperacillin, "penicillin" itself). */
 function isPenicillin(order: MedicationRequest): boolean {
   const c = order.medicationCodeableConcept;
+  if ([...rxnormIngredients(c), ...drugIngredients(c)].some((i) => PENICILLINS.ingredients.includes(i))) return true;
   const text = [c?.text, ...codingsOf(c).map((x) => x.display)].filter(Boolean).join(' ').toLowerCase();
-  return rxnormIngredients(c).some((i) => PENICILLINS.ingredients.includes(i)) || PENICILLINS.names.some((n) => text.includes(n));
+  return PENICILLINS.names.some((n) => text.includes(n));
 }
 
 /** A supervised test dose rather than a course: one administration (count, or a dispense of one or two units), or
