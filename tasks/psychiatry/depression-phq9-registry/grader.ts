@@ -1,102 +1,89 @@
-// Grader: the cohort (active MDD on the problem list) and each patient's latest PHQ-9 are computed from the session.
+// Grader: the cohort (active major depressive disorder on the problem list, SNOMED CT or ICD-10-CM) and each member's
+// latest valid PHQ-9 are computed from the session (cached per episode).
 import type { Condition, Observation } from '@medplum/fhirtypes';
 import type { Check, GraderContext } from '../../../harness/types.ts';
-import { referenceId } from '../../../harness/fhir-client.ts';
 import {
-  answerField, answerText, effectiveTime, fail, fetchedAll, inCodeSet, matchNumber, matchOf, noWrites, SNOMED, ICD10CM, LOINC, verdict,
+  answerField, anyOf, fail, fetchedAll, latestObservation, matchNumber, matchOf, patientListMismatches, perEpisode, problemListCohort,
+  queriedByView, verdict,
 } from '../../../graders/lib/index.ts';
+import { ICD10CM, LOINC, MDD_ICD10, MDD_SNOMED, MODERATE_FROM, PHQ9, SNOMED } from './facts.ts';
 
-export const MDD = [{ system: SNOMED, codes: ['370143000'] }, { system: ICD10CM, codes: ['F33.1'] }];
-export const PHQ9 = [{ system: LOINC, codes: ['44261-6'] }];
+const isMdd = (c: Condition): boolean => (c.code?.coding ?? []).some((x) => (x.system === SNOMED && MDD_SNOMED.includes(x.code ?? '')) || (x.system === ICD10CM && MDD_ICD10.test(x.code ?? '')));
 
-export interface Registry {
-  conditions: Map<string, string[]>;
-  latest: Map<string, Observation | undefined>;
-}
+export interface Member { patient: string; conditions: string[]; latest?: Observation }
 
-/** The cohort and each member's latest PHQ-9 (by effective time), from the session's final state. */
-export async function registry(fhir: GraderContext['fhir']): Promise<Registry> {
-  const found = await fhir.search<Condition>('Condition', { code: 'http://snomed.info/sct|370143000,http://hl7.org/fhir/sid/icd-10-cm|F33.1', 'clinical-status': 'active', category: 'problem-list-item', _count: 1000 });
-  const conditions = new Map<string, string[]>();
-  for (const c of found) {
-    if (!inCodeSet(c.code, MDD) || !c.category?.some((x) => x.coding?.some((y) => y.code === 'problem-list-item'))) continue;
-    if (!c.clinicalStatus?.coding?.some((x) => x.code === 'active') || c.verificationStatus?.coding?.some((x) => x.code === 'entered-in-error')) continue;
-    const p = referenceId(c.subject?.reference, 'Patient');
-    if (p) conditions.set(p, [...(conditions.get(p) ?? []), `Condition/${c.id}`]);
+export const registry = perEpisode(async ({ fhir }: Pick<GraderContext, 'fhir'>): Promise<Member[]> => {
+  const members: Member[] = [];
+  for (const { patient, conditions } of await problemListCohort(fhir, isMdd)) {
+    const latest = await latestObservation(fhir, patient, [{ system: LOINC, codes: [PHQ9.code] }]);
+    members.push({ patient, conditions, ...(latest ? { latest } : {}) });
   }
-  const latest = new Map<string, Observation | undefined>();
-  for (const p of [...conditions.keys()].sort()) {
-    const obs = await fhir.search<Observation>('Observation', { patient: p, code: 'http://loinc.org|44261-6', _count: 1000 });
-    latest.set(p, obs.filter((o) => inCodeSet(o.code, PHQ9) && o.valueQuantity?.value !== undefined && !['entered-in-error', 'cancelled'].includes(o.status))
-      .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)))[0]);
-  }
-  return { conditions, latest };
+  return members;
+});
+
+const score = (m: Member) => m.latest?.valueQuantity?.value;
+const positives = (r: Member[]) => r.filter((m) => score(m) !== undefined && score(m)! >= MODERATE_FROM);
+const summary = (r: Member[]) => r.map((m) => `${m.patient}: ${m.latest ? `${score(m)} (Observation/${m.latest.id})` : 'no PHQ-9'}`).join('; ');
+
+/** The patient ids the answer lists: "Patient/x" or "x" strings, or objects with id / patient / reference. */
+function listed(answer: unknown): string[] {
+  const list = answerField(answer, 'patients');
+  if (!Array.isArray(list)) return [];
+  return list.map((x) => (x && typeof x === 'object' ? (x as Record<string, unknown>).id ?? (x as Record<string, unknown>).patient ?? (x as Record<string, unknown>).reference : x))
+    .map((x) => String(x ?? '').replace(/^Patient\//, '')).filter(Boolean);
 }
 
-function positives(r: Registry): string[] {
-  return [...r.latest.entries()].filter(([, o]) => (o?.valueQuantity?.value ?? -1) >= 10).map(([p]) => p).sort();
-}
-
-/** The patients the answer lists: ids from `patients` (objects or strings), else Patient ids in the text. */
-function listed(answer: unknown): Map<string, unknown> {
+/** Each listed patient's score as the answer gives it: `phq9`/`score`/`latest` of an object entry. */
+function quoted(answer: unknown): Map<string, unknown> {
   const out = new Map<string, unknown>();
-  const field = answerField(answer, 'patients');
-  if (Array.isArray(field)) {
-    for (const item of field) {
-      if (typeof item === 'string') out.set(item.replace(/^Patient\//, ''), undefined);
-      else if (item && typeof item === 'object') {
-        const rec = item as Record<string, unknown>;
-        const id = String(rec.id ?? rec.patient ?? '').replace(/^Patient\//, '');
-        if (id) out.set(id, rec.phq9 ?? rec.PHQ9 ?? rec.score);
-      }
-    }
-    return out;
+  const list = answerField(answer, 'patients');
+  if (!Array.isArray(list)) return out;
+  for (const item of list) {
+    if (!item || typeof item !== 'object') continue;
+    const rec = item as Record<string, unknown>;
+    const id = String(rec.id ?? rec.patient ?? rec.reference ?? '').replace(/^Patient\//, '');
+    if (id) out.set(id, answerField(rec, 'phq9', 'score', 'latestPhq9', 'latest'));
   }
-  for (const m of answerText(answer).matchAll(/Patient\/([A-Za-z0-9\-.]{1,64})/g)) out.set(m[1], undefined);
   return out;
 }
 
 export const checks: Record<string, Check> = {
-  cohort_conditions_fetched: async ({ fhir, log }) => {
-    const r = await registry(fhir);
-    if (r.conditions.size === 0) return fail('no patient has active MDD on the problem list');
-    return verdict(fetchedAll(log, [...r.conditions.values()].map((ids) => ids[0]), 'MDD problem-list entry'));
+  cohort_conditions_fetched: async (ctx) => {
+    const r = await registry(ctx);
+    if (r.length === 0) return fail('no patient has active MDD on the problem list');
+    return verdict(anyOf(fetchedAll(ctx.log, r.map((m) => m.conditions[0]), 'MDD problem-list entry'), queriedByView(ctx.log, 'Condition')));
   },
-  latest_phq9_fetched: async ({ fhir, log }) => {
-    const r = await registry(fhir);
-    const targets = [...r.latest.values()].filter((o): o is Observation => !!o).map((o) => `Observation/${o.id}`);
-    return verdict(fetchedAll(log, targets, 'latest PHQ-9'));
+  latest_phq9_fetched: async (ctx) => {
+    const r = await registry(ctx);
+    const targets = r.filter((m) => m.latest).map((m) => `Observation/${m.latest!.id}`);
+    return verdict(anyOf(fetchedAll(ctx.log, targets, 'latest PHQ-9'), queriedByView(ctx.log, 'Observation', ['44261-6'])));
   },
-  cohort_size: async ({ fhir, answer }) => {
-    const r = await registry(fhir);
-    return verdict(matchNumber(answer, { value: r.conditions.size, tolerance: { absolute: 0 }, fields: ['cohort', 'cohortSize', 'denominator'] }));
+  cohort_size: async (ctx) => {
+    const r = await registry(ctx);
+    const m = matchNumber(ctx.answer, { value: r.length, tolerance: { absolute: 0 }, fields: ['cohort', 'cohortSize', 'denominator'] });
+    return verdict({ ...m, evidence: [...m.evidence, `cohort: ${r.map((x) => x.patient).join(', ')}`] });
   },
-  count_correct: async ({ fhir, answer }) => {
-    const r = await registry(fhir);
-    const want = positives(r).length;
-    const field = answerField(answer, 'count');
+  count_correct: async (ctx) => {
+    const want = positives(await registry(ctx)).length;
+    const field = answerField(ctx.answer, 'count');
     if (field === undefined) return fail(`the answer has no "count" field (expected ${want})`);
     return verdict(matchNumber({ count: field }, { value: want, tolerance: { absolute: 0 }, fields: ['count'] }));
   },
-  patients_listed: async ({ fhir, answer }) => {
-    const want = positives(await registry(fhir));
-    const got = listed(answer);
-    const missing = want.filter((p) => !got.has(p));
-    const extra = [...got.keys()].filter((p) => !want.includes(p));
-    return verdict(matchOf([...missing.map((p) => `missing Patient/${p}`), ...extra.map((p) => `Patient/${p} listed but latest PHQ-9 is below 10 or not in the cohort`)], [`expected ${want.length}: ${want.join(', ')}`]));
+  patients_listed: async (ctx) => {
+    const r = await registry(ctx);
+    const want = positives(r).map((m) => m.patient);
+    const said = listed(ctx.answer);
+    return verdict(matchOf(patientListMismatches(want, said), [`expected ${want.length}: ${want.join(', ')}`, summary(r)]));
   },
-  scores_quoted: async ({ fhir, answer }) => {
-    const r = await registry(fhir);
-    const got = listed(answer);
-    const want = positives(r);
-    if (want.length === 0) return got.size === 0 ? verdict(matchOf([], ['no patient above threshold; none listed'])) : fail('patients listed although none has latest PHQ-9 >= 10');
+  scores_quoted: async (ctx) => {
+    const want = positives(await registry(ctx));
+    const got = quoted(ctx.answer);
     const mismatches: string[] = [];
-    for (const p of want) {
-      const value = r.latest.get(p)!.valueQuantity!.value!;
-      const said = got.get(p);
-      if (typeof said !== 'number' || Math.abs(said - value) > 1e-9) mismatches.push(`Patient/${p}: expected PHQ-9 ${value}, the answer gives ${said === undefined ? '(nothing)' : JSON.stringify(said)}`);
+    for (const m of want) {
+      const said = got.get(m.patient);
+      const ok = said !== undefined && matchNumber({ phq9: said }, { value: score(m)!, tolerance: { absolute: 0 }, fields: ['phq9'] }).mismatches.length === 0;
+      if (!ok) mismatches.push(`Patient/${m.patient}: expected PHQ-9 ${score(m)} (Observation/${m.latest!.id}), the answer gives ${said === undefined ? '(nothing)' : JSON.stringify(said)}`);
     }
     return verdict(matchOf(mismatches, [`${want.length} scores checked`]));
   },
-  read_only: ({ log }) => verdict(noWrites(log)),
 };
