@@ -1,55 +1,85 @@
-// Reference solution: review the HF history, GDMT orders, allergies, kidney function, potassium and vitals; the
-// beta blocker, ACE inhibitor/ARB and MRA are on board, so add empagliflozin 10 mg daily (the missing pillar).
+// Reference solution: review the HF history, GDMT orders, allergies, kidney function, potassium and vitals; find the
+// pillars not on board and start the one the eGFR and potassium allow (empagliflozin 10 mg or spironolactone 12.5 mg;
+// the alternative solution dapagliflozin 10 mg or eplerenone 25 mg), or nothing. Thresholds come from facts.ts; the
+// reading and the decision are this file's own code (the grader decides independently).
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
 import { effectiveTime } from '../../../graders/lib/index.ts';
-import { inClass } from './grader.ts';
+import { DRUG_CLASSES } from '../../../graders/lib/drug-classes.ts';
+import {
+  FLOWSHEET, LOINC, MRA_MAX_POTASSIUM_EXCLUSIVE, MRA_MIN_EGFR_EXCLUSIVE, PILLARS, SGLT2_MIN_EGFR, SGLT2_SUSTAINED_DAYS, type Pillar, type PillarId,
+} from './facts.ts';
 
-const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
-const newest = (list: Observation[]) => list.filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined)
-  .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)))[0];
+const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
+const valued = (list: Observation[]) => list.filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined)
+  .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)));
+const brands: Record<string, string> = { entresto: 'sacubitril', jardiance: 'empagliflozin', farxiga: 'dapagliflozin', aldactone: 'spironolactone', inspra: 'eplerenone', toprol: 'metoprolol', coreg: 'carvedilol' };
 
-export default async function solution(ctx: SolutionContext): Promise<void> {
-  await act(ctx, { code: '1545653', name: 'empagliflozin' });
+/** Whether an order fills the pillar: a member ingredient (or its brand) named in the drug text or coding display. */
+function fills(order: MedicationRequest, pillar: Pillar): boolean {
+  const text = [order.medicationCodeableConcept?.text, ...(order.medicationCodeableConcept?.coding ?? []).map((c) => c.display)].join(' ').toLowerCase();
+  const members = pillar.classes.flatMap((id) => DRUG_CLASSES.get(id)?.ingredients ?? []);
+  return members.some((n) => new RegExp(`\\b${n}\\b`).test(text)) || Object.entries(brands).some(([b, n]) => text.includes(b) && members.includes(n));
 }
 
-/** Alternatives task check also proves: dapagliflozin is as good as empagliflozin. */
-export const alternativeSolutions = {
-  dapagliflozin: (ctx: SolutionContext) => act(ctx, { code: '1488564', name: 'dapagliflozin' }),
+interface Drug { code: string; name: string; mg: number; sig: string }
+const CHOICES: Record<'main' | 'alternative', Record<'sglt2' | 'mra', Drug>> = {
+  main: { sglt2: { code: '1545653', name: 'empagliflozin', mg: 10, sig: '10 mg by mouth once daily' }, mra: { code: '9997', name: 'spironolactone', mg: 12.5, sig: '12.5 mg by mouth once daily' } },
+  alternative: { sglt2: { code: '1488564', name: 'dapagliflozin', mg: 10, sig: '10 mg by mouth once daily' }, mra: { code: '298869', name: 'eplerenone', mg: 25, sig: '25 mg by mouth once daily' } },
 };
 
-async function act({ fhir, patient, now, task, finish }: SolutionContext, drug: { code: string; name: string }): Promise<void> {
+export default async function solution(ctx: SolutionContext): Promise<void> {
+  await act(ctx, CHOICES.main);
+}
+
+/** Alternatives task check also proves: dapagliflozin and eplerenone are as good as empagliflozin and spironolactone. */
+export const alternativeSolutions = {
+  dapagliflozinOrEplerenone: (ctx: SolutionContext) => act(ctx, CHOICES.alternative),
+};
+
+async function act({ fhir, patient, now, task, finish }: SolutionContext, drugs: Record<'sglt2' | 'mra', Drug>): Promise<void> {
   await fhir.read('Patient', patient);
   await fhir.search('Condition', { patient, 'clinical-status': 'active' });
   await fhir.search('AllergyIntolerance', { patient });
-  const orders = await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active' });
+  const orders = (await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active' })).filter((o) => o.status === 'active');
   await fhir.search('MedicationRequest', { patient, _sort: '-authoredon', _count: 50 });
-  await fhir.search('Procedure', { patient, code: 'http://snomed.info/sct|40701008' });
-  const egfr = newest(await fhir.search<Observation>('Observation', { patient, code: `http://loinc.org|33914-3,${FLOWSHEET}|EGFR`, _sort: '-date', _count: 20 }))!;
-  const k = newest(await fhir.search<Observation>('Observation', { patient, code: `http://loinc.org|2823-3,${FLOWSHEET}|K`, _sort: '-date', _count: 20 }))!;
-  await fhir.search('Observation', { patient, code: `http://loinc.org|33762-6,${FLOWSHEET}|NTBNP`, _sort: '-date', _count: 10 });
-  await fhir.search('Observation', { patient, code: `http://loinc.org|4548-4,${FLOWSHEET}|A1C`, _sort: '-date', _count: 5 });
+  const egfrs = valued(await fhir.search<Observation>('Observation', { patient, code: `${LOINC}|33914-3,${LOINC}|62238-1,${FLOWSHEET}|EGFR`, _sort: '-date', _count: 20 }));
+  const k = valued(await fhir.search<Observation>('Observation', { patient, code: `${LOINC}|2823-3,${FLOWSHEET}|K`, _sort: '-date', _count: 20 }))[0]!;
+  await fhir.search('Observation', { patient, code: `${LOINC}|33762-6,${FLOWSHEET}|NTBNP`, _sort: '-date', _count: 10 });
+  await fhir.search('Observation', { patient, code: `${LOINC}|10230-1`, _sort: '-date', _count: 5 });
   await fhir.search('Observation', { patient, category: 'vital-signs', _sort: '-date', _count: 30 });
-  await fhir.search('Encounter', { patient, _sort: '-date', _count: 10 });
-  await fhir.search('CarePlan', { patient, status: 'active' });
-  await fhir.search('DocumentReference', { patient, _sort: '-date', _count: 5 });
-  const missing = ['beta blocker', 'ACE inhibitor/ARB/ARNI', 'MRA', 'SGLT2 inhibitor'].filter((c) => !orders.some((o) => inClass(o, c)));
+  const egfr = egfrs[0]!.valueQuantity!.value!;
+  const potassium = k.valueQuantity!.value!;
 
-  const sglt2: MedicationRequest = {
-    resourceType: 'MedicationRequest', status: 'active', intent: 'order',
-    medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: drug.code, display: drug.name }], text: `${drug.name} 10 MG Oral Tablet` },
-    subject: { reference: `Patient/${patient}` }, authoredOn: now, requester: { reference: task.requester.reference },
-    reasonCode: [{ coding: [{ system: 'http://snomed.info/sct', code: '84114007', display: 'Heart failure' }], text: 'HFrEF: SGLT2 inhibitor (GDMT pillar)' }],
-    dosageInstruction: [{
-      text: '10 mg by mouth once daily',
-      timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd' } },
-      route: { coding: [{ system: 'http://snomed.info/sct', code: '26643006', display: 'Oral route' }] },
-      doseAndRate: [{ doseQuantity: { value: 10, unit: 'mg', system: 'http://unitsofmeasure.org', code: 'mg' } }],
-    }],
+  const missing = PILLARS.filter((p) => !orders.some((o) => fills(o, p)));
+  const latestAt = Date.parse(effectiveTime(egfrs[0]!));
+  const recent = egfrs.filter((o) => latestAt - Date.parse(effectiveTime(o)) <= SGLT2_SUSTAINED_DAYS * 86_400_000).map((o) => o.valueQuantity!.value!);
+  const canStart: Record<PillarId, boolean> = {
+    'beta-blocker': false, raas: false,
+    sglt2: recent.every((v) => v >= SGLT2_MIN_EGFR),
+    mra: egfr > MRA_MIN_EGFR_EXCLUSIVE && potassium < MRA_MAX_POTASSIUM_EXCLUSIVE,
   };
-  await fhir.create(sglt2);
+  const toStart = missing.filter((p) => (p.id === 'sglt2' || p.id === 'mra') && canStart[p.id]);
+  if (toStart.length > 1) throw new Error('two startable pillars: not a variant');
+  const ordered: string[] = [];
+  for (const pillar of toStart) {
+    const drug = drugs[pillar.id as 'sglt2' | 'mra'];
+    await fhir.create<MedicationRequest>({
+      resourceType: 'MedicationRequest', status: 'active', intent: 'order',
+      medicationCodeableConcept: { coding: [{ system: RXNORM, code: drug.code, display: drug.name }], text: `${drug.name} ${drug.mg} mg tablet` },
+      subject: { reference: `Patient/${patient}` }, authoredOn: now, requester: { reference: task.requester.reference },
+      reasonCode: [{ coding: [{ system: 'http://snomed.info/sct', code: '84114007', display: 'Heart failure' }], text: `HFrEF: ${pillar.name} (GDMT pillar)` }],
+      dosageInstruction: [{
+        text: drug.sig, timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd' } },
+        route: { coding: [{ system: 'http://snomed.info/sct', code: '26643006', display: 'Oral route' }] },
+        doseAndRate: [{ doseQuantity: { value: drug.mg, unit: 'mg', system: 'http://unitsofmeasure.org', code: 'mg' } }],
+      }],
+    });
+    ordered.push(`${drug.name} ${drug.sig}`);
+  }
+  const held = missing.filter((p) => !toStart.includes(p)).map((p) => `${p.name} not started (eGFR ${egfr}, K ${potassium})`);
   await finish(JSON.stringify({
-    missing, ordered: `${drug.name} 10 mg by mouth once daily`, egfr: egfr.valueQuantity!.value, potassium: k.valueQuantity!.value,
-    note: 'Beta blocker, ACE inhibitor/ARB and MRA already active; continue. eGFR >= 20, so an SGLT2 inhibitor is appropriate.',
+    missing: missing.map((p) => p.name), ordered: ordered.join('; ') || 'none', egfr, potassium,
+    note: [ordered.length ? `Started ${ordered.join('; ')}.` : 'No new order.', ...held, 'The pillars already on board continue unchanged.'].join(' '),
   }));
 }
