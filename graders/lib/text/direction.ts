@@ -77,7 +77,7 @@ export function readDirection(text: string, subject: string[], options: Directio
     if (own.length) named.add(i);
     if (sentence.reported || sentence.question) return;
     for (const m of own) {
-      const r = readMention(sentence, m, own, text, false);
+      const r = readMention(sentence, m, own, viewOf(text, sentence), false);
       if (r) statements.push(statement(text, sentence, segmentOf(sentence, m)!, r));
     }
   });
@@ -90,7 +90,7 @@ export function readDirection(text: string, subject: string[], options: Directio
     for (const m of sentence.masked.matchAll(PRONOUN)) {
       const span = { start: sentence.start + m.index!, end: sentence.start + m.index! + m[0].length };
       if (mentions.some((x) => x.start < span.end && x.end > span.start)) continue;
-      const r = readMention(sentence, span, [span], text, true);
+      const r = readMention(sentence, span, [span], viewOf(text, sentence), true);
       if (r) statements.push(statement(text, sentence, segmentOf(sentence, span)!, r));
     }
   });
@@ -120,7 +120,7 @@ export function readDirection(text: string, subject: string[], options: Directio
         if (mentions.some((m) => m.start >= segment.start && m.end <= segment.end)) continue;
         if (i === 0 && options.answersQuestion && segment === sentence.segments[0] && ANSWER_WORD.test(text.slice(segment.start, segment.end))
           && wordsOf(text.slice(segment.start, segment.end)).length <= 1) continue;
-        const r = readBare(sentence, segment, text);
+        const r = readBare(sentence, segment, viewOf(text, sentence));
         if (r) statements.push(statement(text, sentence, segment, r));
       }
     }
@@ -147,6 +147,12 @@ export function mentionsIn(text: string, subject: string[], except: string[] = [
     out.push(m);
   }
   return out;
+}
+
+/** The text as one sentence sees it: its parentheses blanked (they are read as sentences of their own), so
+ * "not recommended (contraindicated with prostate cancer)" ends after "recommended". Offsets are unchanged. */
+function viewOf(text: string, sentence: Sentence): string {
+  return text.slice(0, sentence.start) + sentence.masked + text.slice(sentence.end);
 }
 
 function segmentOf(sentence: Sentence, span: Span): Segment | undefined {

@@ -51,6 +51,7 @@ const table: [string, string[], Direction, object, string][] = [
   ['Discontinue lisinopril.', ['lisinopril'], 'against', {}, ''],
   ['Start potassium chloride 20 mEq daily.', ['potassium chloride', 'KCl'], 'recommend', {}, 'the harmful add-on after stopping an ACE inhibitor for K 5.9'],
   ['Ibuprofen: avoid.', NSAID, 'against', {}, 'a label judged by the next clause'],
+  ['Gleason 3+3 (score 6). Testosterone therapy: not recommended (contraindicated with prostate cancer).', ['testosterone'], 'against', {}, 'a parenthesis after the verb is not its object'],
   ['Testosterone - not recommended.', ['testosterone'], 'against', {}, ''],
   ['Ibuprofen, in my opinion, is not advised.', NSAID, 'against', {}, ''],
   ['Ibuprofen 400 mg TID is fine.', NSAID, 'recommend', {}, ''],
