@@ -1,10 +1,10 @@
 // Decides by KDIGO 2024 from the chart (already on one: continue; type 1 diabetes or eGFR < 20: do not start;
-// otherwise start), starts dapagliflozin as the 10 mg SCD dosed "1 tablet", orders the UACR as LOINC 9318-7, and
-// answers in prose.
+// otherwise start), looks the dapagliflozin 10 mg clinical drug up in the server's RxNorm ($expand, as the
+// terminology_search tool does), starts it dosed "1 tablet", orders the UACR as LOINC 9318-7, and answers in prose.
 import type { CaseContext } from '../../../../../harness/cases/http.ts';
-import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
+import type { Condition, MedicationRequest, Observation, ValueSet } from '@medplum/fhirtypes';
 
-export const description = 'dapagliflozin 10 mg SCD 1488569 dosed "1 tablet", UACR LOINC 9318-7, prose answer';
+export const description = 'dapagliflozin 10 mg SCD found by terminology $expand, dosed "1 tablet", UACR LOINC 9318-7, prose answer';
 
 const FS = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
 const latest = (list: Observation[]) => list.filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined)
@@ -33,9 +33,13 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
     plan = `Do not start an SGLT2 inhibitor: eGFR ${egfr.valueQuantity!.value} is under 20.`;
     answer = 'No - I would not start an SGLT2 inhibitor with an eGFR under 20.';
   } else {
+    const rxnorm = 'http://www.nlm.nih.gov/research/umls/rxnorm';
+    const found = await http.request<ValueSet>('GET', `ValueSet/$expand?${new URLSearchParams({ url: `${rxnorm}?fhir_vs`, filter: 'dapagliflozin 10 MG Oral Tablet', count: '10' })}`);
+    const scd = found.expansion?.contains?.find((c) => c.display === 'dapagliflozin 10 MG Oral Tablet');
+    if (!scd?.code) throw new Error(`RxNorm has no dapagliflozin 10 MG Oral Tablet: ${JSON.stringify(found.expansion?.contains ?? [])}`);
     await http.create<MedicationRequest>({
       resourceType: 'MedicationRequest', status: 'active', intent: 'order', subject: { reference: `Patient/${patient}` }, authoredOn: now,
-      medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1488569', display: 'dapagliflozin 10 MG Oral Tablet' }] },
+      medicationCodeableConcept: { coding: [{ system: rxnorm, code: scd.code, display: scd.display }] },
       dosageInstruction: [{ text: 'Take 1 tablet by mouth once daily', timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd' } }, doseAndRate: [{ doseQuantity: { value: 1, unit: 'tablet' } }] }],
     });
     plan = 'Started dapagliflozin 10 mg once daily.';
