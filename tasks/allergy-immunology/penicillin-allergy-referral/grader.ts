@@ -7,7 +7,7 @@ import type { Check, ResourceChange, SelectContext } from '../../../harness/type
 import type { FhirClient } from '../../../harness/fhir-client.ts';
 import {
   allOf, anyOf, answerField, answerText, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, findReferral, inCodeSet, matchNumber, matchOf,
-  matchYesNo, rxnormIngredients, SERVICE_CATEGORIES, verdict, writesOnlyFor, writtenResources, type Match,
+  matchYesNo, rxnormIngredients, SERVICE_CATEGORIES, verdict, writtenResources, type Match,
 } from '../../../graders/lib/index.ts';
 import { ALLERGY_SPECIALTY, ALLERGY_SPECIALTY_WORDS, AMOXICILLIN, PEN_FAST, PENICILLINS, REACTION_WORDS, RXNORM, SEVERE_REACTIONS, SNOMED } from './facts.ts';
 
@@ -164,9 +164,5 @@ export const checks: Record<string, Check> = {
     });
     if (!f) mismatches.push('the amoxicillin allergy is gone from the chart');
     return verdict(matchOf(mismatches, [`${touched.length} change(s) to the amoxicillin allergy`]));
-  },
-  writes_scoped: ({ patient, changes }) => {
-    if (changes.length === 0) return fail('nothing was written (no evaluation arranged)');
-    return verdict(writesOnlyFor(changes, patient));
   },
 };

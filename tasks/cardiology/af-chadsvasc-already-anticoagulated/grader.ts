@@ -8,7 +8,7 @@ import type { Check, GraderContext, ResourceChange, SelectContext } from '../../
 import type { FhirClient } from '../../../harness/fhir-client.ts';
 import {
   allOf, answerField, answerText, bestOf, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, fetchedAny, findMedicationOrder, isNoLongerActive, label,
-  latestObservation, matchNote, matchNumber, matchOf, matchRecommendation, matchYesNo, patientOf, rxnormIngredients, verdict, writesOnlyFor, type Match,
+  latestObservation, matchNote, matchNumber, matchOf, matchRecommendation, matchYesNo, patientOf, rxnormIngredients, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import {
   AGE_POINTS, APIXABAN_LABEL, BODY_WEIGHT, CLEARANCE_DOSED, CREATININE, CREATININE_UMOL_PER_MG_DL, FEMALE_POINTS, ICD10CM, INDICATED_AT,
@@ -258,6 +258,5 @@ export const checks: Record<string, Check> = {
     return verdict(bestOf(createdResources<DocumentReference>(changes, 'DocumentReference'),
       (note) => ({ ...allOf(matchNote(note, content), recommendsAnticoagulation(note, expected)), candidate: note }), label, 'no DocumentReference was written'));
   },
-  writes_scoped: ({ patient, changes }) => verdict(writesOnlyFor(changes, patient)),
 };
 

@@ -7,7 +7,7 @@ import type { Check, ResourceChange, SelectContext } from '../../../harness/type
 import type { FhirClient } from '../../../harness/fhir-client.ts';
 import {
   allOf, answerText, codingsOf, createdResources, describeConcept, drugIngredientNames, drugIngredients, fail, fetchedAll, findMedicationOrder, matchOf, matchRecommendation,
-  rxnormIngredients, verdict, writesOnlyFor, type Match,
+  rxnormIngredients, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import {
   AMINOCEPHALOSPORINS, AMOXICILLIN, EGFR, EXCLUDED_IN_PREGNANCY, ICD10CM, LOINC, PENICILLINS, PREGNANCY, REGIMENS, RXNORM, SEVERE_REACTIONS, SNOMED, type Regimen,
@@ -141,9 +141,5 @@ export const checks: Record<string, Check> = {
     if (main.length > 1) problems.push(`${main.length} antibiotic orders (${main.map((o) => describeConcept(o.medicationCodeableConcept)).join('; ')}): one course is enough`);
     if (addOns.length && !main.some((o) => regimenOf(o).some((r) => r.drugClass === 'cephalosporin'))) problems.push('clindamycin without a cephalosporin is not a sinusitis regimen');
     return verdict(matchOf(problems, [`${antibiotics.length} antibiotic order(s)`]));
-  },
-  writes_scoped: ({ patient, changes }) => {
-    const others = changes.filter((c) => !(c.type === 'MedicationRequest' && c.action === 'created') && !(c.type === 'Communication' || c.type === 'DocumentReference'));
-    return verdict(allOf(writesOnlyFor(changes, patient), matchOf(others.map((c) => `${c.action} ${c.type}/${c.id}: only a new antibiotic order (or a note) was expected`))));
   },
 };

@@ -7,7 +7,7 @@ import type { Check, ResourceChange, SelectContext } from '../../../harness/type
 import type { FhirClient } from '../../../harness/fhir-client.ts';
 import {
   allOf, answerField, convert, createdResources, describeConcept, drugIngredients, fail, fetchedAll, findMedicationOrder, findNote, isNoLongerActive, latestObservation, matchNumber, matchOf,
-  matchYesNo, orderDose, patientOf, rxnormIngredients, verdict, writesOnlyFor,
+  matchYesNo, orderDose, patientOf, rxnormIngredients, verdict,
 } from '../../../graders/lib/index.ts';
 import { APIXABAN, BODY_WEIGHT, CREATININE, CREATININE_UMOL_PER_MG_DL, KG_PER_LB, LABEL } from './facts.ts';
 
@@ -148,5 +148,4 @@ export const checks: Record<string, Check> = {
       mustQuote: [{ value: f.weightKg, tolerance: { absolute: 0.5 }, what: 'latest weight (kg)' }],
     }));
   },
-  writes_scoped: ({ patient, changes }) => verdict(writesOnlyFor(changes, patient)),
 };
