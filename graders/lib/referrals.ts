@@ -25,10 +25,23 @@ function namesSpecialty(concepts: Parameters<typeof codingsOf>[0], texts: (strin
   return expected.specialtyWords.some((w) => words.includes(w.toLowerCase()));
 }
 
+const REFERRAL_WORDS = /\b(?:refer(?:ral|red|ring)?|consult(?:ation)?|e-?consult)\b/i;
+
+/**
+ * A referral ServiceRequest: coded as one (category or code), or saying so in its code or category text ("Referral to
+ * allergist"), or addressed to a specialty (performerType). Category is optional everywhere in grading (issue 13).
+ */
+export function isReferral(order: ServiceRequest): boolean {
+  if (inCodeSet(order.category, SERVICE_CATEGORIES.referral) || inCodeSet(order.code, SERVICE_CATEGORIES.referral)) return true;
+  if (codingsOf(order.performerType).length > 0 || order.performerType?.text) return true;
+  const texts = [order.code?.text, ...codingsOf(order.code).map((c) => c.display), ...(order.category ?? []).flatMap((c) => [c.text, ...codingsOf(c).map((x) => x.display)])];
+  return texts.some((text) => text !== undefined && REFERRAL_WORDS.test(text));
+}
+
 export function matchReferral(order: ServiceRequest, expected: SpecialtyExpectation): Match<ServiceRequest> {
   const mismatches: string[] = [];
   checkPatient(order, expected.patient, mismatches);
-  if (!inCodeSet(order.category, SERVICE_CATEGORIES.referral) && !inCodeSet(order.code, SERVICE_CATEGORIES.referral)) {
+  if (!isReferral(order)) {
     mismatches.push(`category ${describeConcept(order.category)} / code ${describeConcept(order.code)} is not a referral`);
   }
   const concepts = [order.performerType, order.code].filter((c) => c !== undefined);

@@ -64,6 +64,11 @@ t.test('referral to a specialty by code or words', async (t) => {
   t.ok(matchReferral(referral, { ...nephrology, mustMention: ['egfr'] }).ok);
   const cardiology = matchReferral({ ...referral, performerType: { coding: [{ system: SNOMED, code: '394579002', display: 'Cardiology' }] } }, nephrology);
   t.notOk(cardiology.ok, 'the tempting wrong specialty');
+  const uncoded: ServiceRequest = { resourceType: 'ServiceRequest', id: 'r2', status: 'active', intent: 'order', subject, code: { text: 'Referral to nephrology' } };
+  t.ok(matchReferral(uncoded, nephrology).ok, 'no category: a referral by its own text');
+  t.ok(matchReferral({ ...uncoded, code: undefined, performerType: { text: 'Renal clinic' } }, nephrology).ok, 'no category: addressed to a specialty');
+  const lab: ServiceRequest = { resourceType: 'ServiceRequest', id: 'r3', status: 'active', intent: 'order', subject, code: { text: 'Renal function panel' } };
+  t.match(matchReferral(lab, nephrology).mismatches.join(), /is not a referral/, 'a renal lab order names the organ but is no referral');
   const message: Communication = { resourceType: 'Communication', id: 'c1', status: 'completed', subject, recipient: [{ display: 'Renal consult team' }], payload: [{ contentString: 'Please see: eGFR 24' }] };
   t.ok(matchCommunication(message, { ...nephrology, mustMention: ['egfr'] }).ok);
   t.notOk(matchCommunication({ ...message, payload: [{ contentString: 'please see' }] }, { ...nephrology, mustMention: ['egfr'] }).ok);
