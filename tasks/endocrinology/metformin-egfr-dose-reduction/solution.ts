@@ -1,15 +1,39 @@
-// Reference solution: review the diabetes and kidney picture, then (KDIGO 2022) at eGFR 30-44 replace the 2000 mg/day
-// metformin order with 500 mg twice daily, below 30 stop it; order a BMP (3 months, or 2 weeks after stopping).
+// Reference solution: review the diabetes and kidney picture; take the band the latest two eGFRs agree on (FDA 2016,
+// KDIGO 2022): >= 45 keep the dose, 30-44 replace the full-dose order with 500 mg twice daily, < 30 stop metformin.
+// Order a BMP either way (2 weeks after stopping, else 3 months).
 import type { MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { effectiveTime } from '../../../graders/lib/index.ts';
-import { dailyDoseMg, isMetformin, maxDailyMg } from './grader.ts';
+import { EGFR, EGFR_BANDS, FLOWSHEET, METFORMIN, RXNORM, type Decision } from './facts.ts';
 
-const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
+const codes = (sets: { system: string; codes: string[] }[]) => sets.flatMap((s) => s.codes.map((c) => `${s.system}|${c}`)).join(',');
+const when = (o: Observation) => o.effectiveDateTime ?? o.effectivePeriod?.start ?? o.issued ?? '';
 
-function newest(results: Observation[]): Observation | undefined {
-  return results.filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined)
-    .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)))[0];
+/** Metformin SCD strengths (mg per tablet) this chart uses, for doses written as a count of tablets. */
+const TABLET_MG: Record<string, number> = { '861004': 1000, '861007': 500, '861010': 850 };
+
+function isMetformin(o: MedicationRequest): boolean {
+  const c = o.medicationCodeableConcept;
+  const words = [c?.text, ...(c?.coding ?? []).map((x) => x.display)].join(' ').toLowerCase();
+  return (c?.coding ?? []).some((x) => x.system === RXNORM && (x.code === METFORMIN.ingredient || x.code! in TABLET_MG)) || METFORMIN.names.some((n) => words.includes(n));
+}
+
+/** mg a day: the dose (mg, or tablets of a known SCD / a strength in the name) times the daily frequency. */
+function mgPerDay(o: MedicationRequest): number | undefined {
+  const d = o.dosageInstruction?.[0];
+  const q = d?.doseAndRate?.[0]?.doseQuantity;
+  const r = d?.timing?.repeat;
+  const perDay = r?.frequency && r.period && r.periodUnit === 'd' ? r.frequency / r.period : /\bbid\b|twice/i.test(d?.text ?? '') ? 2 : undefined;
+  if (!q?.value || !perDay) return undefined;
+  const unit = (q.code ?? q.unit ?? '').toLowerCase();
+  if (unit === 'mg' || unit === 'milligram') return q.value * perDay;
+  const coded = (o.medicationCodeableConcept?.coding ?? []).map((c) => TABLET_MG[c.code ?? '']).find(Boolean);
+  const named = Number(/(\d+)\s*mg/i.exec(o.medicationCodeableConcept?.text ?? '')?.[1]);
+  const strength = coded ?? (Number.isFinite(named) && named > 0 ? named : undefined);
+  return /tab|\{tbl\}/.test(unit) && strength ? q.value * strength * perDay : undefined;
+}
+
+function band(egfr: number): Decision {
+  return egfr < EGFR_BANDS.stopBelow ? 'stop' : egfr < EGFR_BANDS.reduceBelow ? 'reduce' : 'continue';
 }
 
 export default async function solution(ctx: SolutionContext): Promise<void> {
@@ -26,63 +50,68 @@ async function act({ fhir, patient, now, task, finish }: SolutionContext, style:
   await fhir.search('Condition', { patient, 'clinical-status': 'active' });
   await fhir.search('AllergyIntolerance', { patient });
   const active = await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active' });
-  await fhir.search('MedicationRequest', { patient, code: 'http://www.nlm.nih.gov/research/umls/rxnorm|6809' });
-  const egfrs = await fhir.search<Observation>('Observation', { patient, code: `http://loinc.org|33914-3,${FLOWSHEET}|EGFR`, _sort: '-date', _count: 50 });
+  await fhir.search('MedicationRequest', { patient, code: `${RXNORM}|${METFORMIN.ingredient}` });
+  const egfrs = (await fhir.search<Observation>('Observation', { patient, code: codes(EGFR), _sort: '-date', _count: 50 }))
+    .filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined)
+    .sort((a, b) => Date.parse(when(b)) - Date.parse(when(a)));
   await fhir.search('Observation', { patient, code: `http://loinc.org|2160-0,${FLOWSHEET}|CREAT`, _sort: '-date', _count: 20 });
   await fhir.search('Observation', { patient, code: `http://loinc.org|4548-4,${FLOWSHEET}|A1C`, _sort: '-date', _count: 10 });
   await fhir.search('Observation', { patient, code: `http://loinc.org|2823-3,${FLOWSHEET}|K`, _sort: '-date', _count: 10 });
-  await fhir.search('Observation', { patient, code: `http://loinc.org|14959-1,${FLOWSHEET}|UACR`, _sort: '-date', _count: 10 });
   await fhir.search('Observation', { patient, category: 'vital-signs', _sort: '-date', _count: 20 });
   await fhir.search('Encounter', { patient, _sort: '-date', _count: 10 });
-  await fhir.search('DocumentReference', { patient, _sort: '-date', _count: 5 });
-  const latest = newest(egfrs)!;
+  const [latest] = egfrs;
   const egfr = latest.valueQuantity!.value!;
+  const decision = band(egfr);
+  const metformin = active.filter(isMetformin);
+  const currentMg = metformin.reduce((sum, o) => sum + (mgPerDay(o) ?? 0), 0);
+  const reducedDosage = {
+    text: '500 mg by mouth twice daily with meals (reduced for eGFR 30-44)',
+    timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' as const } },
+    route: { coding: [{ system: 'http://snomed.info/sct', code: '26643006', display: 'Oral route' }] },
+    doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg', system: 'http://unitsofmeasure.org', code: 'mg' } }],
+  };
 
-  const stop = maxDailyMg(egfr) === 0;
-  const fullDose = active.filter((o) => isMetformin(o) && (dailyDoseMg(o) ?? 0) > maxDailyMg(egfr));
-  if (style === 'in-place' && !stop) {
-    for (const order of fullDose) {
+  if (decision === 'reduce' && style === 'in-place') {
+    for (const order of metformin) {
       await fhir.read('MedicationRequest', order.id!);
       await fhir.patch('MedicationRequest', order.id!, [
-        { op: 'replace', path: '/dosageInstruction', value: [{
-          text: '500 mg by mouth twice daily with meals (reduced for eGFR 30-44)',
-          timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' } },
-          route: { coding: [{ system: 'http://snomed.info/sct', code: '26643006', display: 'Oral route' }] },
-          doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg', system: 'http://unitsofmeasure.org', code: 'mg' } }],
-        }] },
+        { op: 'replace', path: '/dosageInstruction', value: [reducedDosage] },
         { op: 'add', path: '/note', value: [{ text: `Dose reduced for eGFR ${egfr} (KDIGO 2022)` }] },
       ]);
     }
+  } else if (decision !== 'continue') {
+    for (const order of metformin) {
+      await fhir.read('MedicationRequest', order.id!);
+      await fhir.patch('MedicationRequest', order.id!, [
+        { op: 'replace', path: '/status', value: 'stopped' },
+        { op: 'add', path: '/statusReason', value: { text: decision === 'stop' ? `eGFR ${egfr} mL/min/1.73m2 below 30: metformin contraindicated, stopped` : `eGFR ${egfr} mL/min/1.73m2 (30-44): metformin dose reduced to 500 mg twice daily` } },
+      ]);
+    }
+    if (decision === 'reduce') {
+      await fhir.create<MedicationRequest>({
+        resourceType: 'MedicationRequest', status: 'active', intent: 'order',
+        medicationCodeableConcept: { coding: [{ system: RXNORM, code: '861007', display: 'metformin hydrochloride 500 MG Oral Tablet' }], text: 'metformin hydrochloride 500 MG Oral Tablet' },
+        subject: { reference: `Patient/${patient}` }, authoredOn: now, requester: { reference: task.requester.reference },
+        reasonCode: [{ coding: [{ system: 'http://snomed.info/sct', code: '44054006', display: 'Type 2 diabetes mellitus' }] }],
+        note: [{ text: `Dose reduced for eGFR ${egfr} (KDIGO 2022: max 1000 mg/day at eGFR 30-44; stop if < 30).` }],
+        dosageInstruction: [reducedDosage],
+      });
+    }
   }
-  for (const order of style === 'in-place' && !stop ? [] : fullDose) {
-    await fhir.read('MedicationRequest', order.id!);
-    await fhir.patch('MedicationRequest', order.id!, [
-      { op: 'replace', path: '/status', value: 'stopped' },
-      { op: 'add', path: '/statusReason', value: { text: stop ? `eGFR ${egfr} mL/min/1.73m2 below 30: metformin contraindicated, stopped` : `eGFR ${egfr} mL/min/1.73m2 (30-44): metformin dose reduced to 500 mg twice daily` } },
-    ]);
-  }
-  const reduced: MedicationRequest = {
-    resourceType: 'MedicationRequest', status: 'active', intent: 'order',
-    medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '6809', display: 'metformin' }], text: 'metformin hydrochloride 500 MG Oral Tablet' },
-    subject: { reference: `Patient/${patient}` }, authoredOn: now, requester: { reference: task.requester.reference },
-    reasonCode: [{ coding: [{ system: 'http://snomed.info/sct', code: '44054006', display: 'Type 2 diabetes mellitus' }] }],
-    note: [{ text: `Dose reduced for eGFR ${egfr} (KDIGO 2022: max 1000 mg/day at eGFR 30-44; stop if < 30).` }],
-    dosageInstruction: [{
-      text: '500 mg by mouth twice daily with meals',
-      timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' } },
-      route: { coding: [{ system: 'http://snomed.info/sct', code: '26643006', display: 'Oral route' }] },
-      doseAndRate: [{ doseQuantity: { value: 500, unit: 'mg', system: 'http://unitsofmeasure.org', code: 'mg' } }],
-    }],
-  };
-  if (!stop && style === 'replace') await fhir.create(reduced);
-  const lab: ServiceRequest = {
+  const days = decision === 'stop' ? 14 : 90;
+  await fhir.create<ServiceRequest>({
     resourceType: 'ServiceRequest', status: 'active', intent: 'order', priority: 'routine',
     category: [{ coding: [{ system: 'http://snomed.info/sct', code: '108252007', display: 'Laboratory procedure' }] }],
     code: { coding: [{ system: 'http://loinc.org', code: '51990-0', display: 'Basic metabolic panel - Blood' }] },
     subject: { reference: `Patient/${patient}` }, authoredOn: now, requester: { reference: task.requester.reference },
-    occurrenceDateTime: new Date(Date.parse(now) + (stop ? 14 : 90) * 86400_000).toISOString(),
-    reasonCode: [{ text: stop ? `eGFR ${egfr} below 30, metformin stopped - recheck kidney function` : `CKD, eGFR ${egfr}; on metformin 1000 mg/day - recheck eGFR in 3 months` }],
-  };
-  await fhir.create(lab);
-  await finish(JSON.stringify({ egfr, egfrDate: effectiveTime(latest).slice(0, 10), dailyDoseMg: stop ? 0 : 1000, plan: stop ? 'metformin stopped (eGFR < 30); BMP in 2 weeks; glycemic alternatives (e.g. DPP-4 inhibitor, insulin) per A1c' : 'metformin 500 mg twice daily; BMP in 3 months; stop metformin if eGFR < 30' }));
+    occurrenceDateTime: new Date(Date.parse(now) + days * 86400_000).toISOString(),
+    reasonCode: [{ text: `T2DM on metformin, eGFR ${egfr}: recheck kidney function` }],
+  });
+  const dailyDoseMg = decision === 'stop' ? 0 : decision === 'reduce' ? 1000 : currentMg;
+  const plan = {
+    stop: 'metformin stopped (eGFR < 30, contraindicated); BMP in 2 weeks; glycemic alternatives (e.g. DPP-4 inhibitor at renal dose, insulin) per A1c',
+    reduce: 'metformin reduced to 500 mg twice daily (eGFR 30-44); BMP in 3 months; stop metformin if eGFR < 30',
+    continue: `metformin continued at ${currentMg} mg/day (eGFR >= 45); BMP in 3 months; reduce if eGFR falls below 45`,
+  }[decision];
+  await finish(JSON.stringify({ egfr, egfrDate: when(latest).slice(0, 10), dailyDoseMg, plan }));
 }
