@@ -1,14 +1,29 @@
-// Reference solutions. REST (default): hypertension problem-list entries, each patient's age, then the latest BP
-// panel in the window by effective instant. Views (alternativeSolutions.views): Patient, Condition and BP-panel
-// SQL on FHIR views run with ViewDefinition/$run, joined here.
+// Reference solutions. REST (default): the whole active problem list, essential hypertension under SNOMED CT or
+// ICD-10-CM, each patient's age on today's date, then the latest valid BP panel (LOINC or the local code) in the
+// 365 days up to now, by effective instant. Views (alternativeSolutions.views): Patient, Condition and BP-panel SQL on
+// FHIR views run with ViewDefinition/$run, joined here.
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
 import { referenceId } from '../../../harness/fhir-client.ts';
-import { ACTIVE_PROBLEM_WHERE, ageOn, FLOWSHEET, isActiveProblem, percentOf, recordedResults, runView, viewDefinition as view } from '../../../graders/lib/index.ts';
-import { BP_CODES, hasBothPressures, isControlled, isHypertension, MAX_AGE, MIN_AGE, pressures, WINDOW_DAYS } from './grader.ts';
+import { percentOf, runView, viewDefinition as view } from '../../../graders/lib/index.ts';
+import { BP_PANEL, DIASTOLIC, DIASTOLIC_BELOW, HYPERTENSION, LOINC, MAX_AGE, MIN_AGE, SYSTOLIC, SYSTOLIC_BELOW, WINDOW_DAYS } from './facts.ts';
 
-function answer(rows: { patient: string; controlled: boolean | number }[]): string {
-  const controlled = rows.filter((r) => !!r.controlled).length;
+const hypertension = (system?: string, code?: string) => HYPERTENSION.some((s) => s.system === system && s.codes.includes(code ?? ''));
+const onProblemList = (c: Condition) => !!c.category?.some((x) => x.coding?.some((y) => y.code === 'problem-list-item'))
+  && !!c.clinicalStatus?.coding?.some((x) => x.code === 'active')
+  && !c.verificationStatus?.coding?.some((x) => x.code === 'entered-in-error' || x.code === 'refuted');
+function age(birthDate: string, now: string): number {
+  const [y, m, d] = birthDate.split('-').map(Number);
+  const [ny, nm, nd] = now.slice(0, 10).split('-').map(Number);
+  return ny - y - (nm < m || (nm === m && nd < (d || 1)) ? 1 : 0);
+}
+const inAgeRange = (birth: string | null | undefined, now: string) => !!birth && age(birth, now) >= MIN_AGE && age(birth, now) <= MAX_AGE;
+const when = (o: Observation) => Date.parse(o.effectiveDateTime ?? o.effectivePeriod?.start ?? o.effectiveInstant ?? o.issued ?? '');
+const part = (o: Observation, code: string) => o.component?.find((c) => c.code.coding?.some((x) => x.system === LOINC && x.code === code))?.valueQuantity?.value;
+const PANEL_PARAM = BP_PANEL.flatMap((s) => s.codes.map((c) => `${s.system}|${c}`)).join(',');
+
+function answer(rows: { patient: string; controlled: boolean }[]): string {
+  const controlled = rows.filter((r) => r.controlled).length;
   return JSON.stringify({
     denominator: rows.length, controlled, percentControlled: percentOf(controlled, rows.length),
     uncontrolled: rows.filter((r) => !r.controlled).map((r) => `Patient/${r.patient}`),
@@ -17,18 +32,19 @@ function answer(rows: { patient: string; controlled: boolean | number }[]): stri
 
 export default async function solution({ fhir, now, task, finish }: SolutionContext): Promise<void> {
   await fhir.read('Practitioner', task.requester.reference.split('/')[1]);
-  const htn = await fhir.search<Condition>('Condition', { code: 'http://snomed.info/sct|59621000,http://hl7.org/fhir/sid/icd-10-cm|I10', category: 'problem-list-item', 'clinical-status': 'active', _count: 200 });
-  const ids = [...new Set(htn.filter((c) => isHypertension(c) && isActiveProblem(c)).map((c) => referenceId(c.subject?.reference, 'Patient')!))].sort();
-  const from = Date.parse(now) - WINDOW_DAYS * 86400_000;
-  const rows: { patient: string; controlled: boolean; bp?: string }[] = [];
+  const problems = await fhir.search<Condition>('Condition', { category: 'problem-list-item', 'clinical-status': 'active', _count: 500 }, { maxPages: 1000 });
+  const ids = [...new Set(problems.filter((c) => onProblemList(c) && (c.code?.coding ?? []).some((x) => hypertension(x.system, x.code)))
+    .map((c) => referenceId(c.subject?.reference, 'Patient')).filter((p): p is string => !!p))].sort();
+  const to = Date.parse(now);
+  const from = to - WINDOW_DAYS * 86400_000;
+  const rows: { patient: string; controlled: boolean }[] = [];
   for (const patient of ids) {
     const p = await fhir.read<Patient>('Patient', patient);
-    const age = ageOn(p.birthDate!, now);
-    if (age < MIN_AGE || age > MAX_AGE) continue;
-    const readings = await fhir.search<Observation>('Observation', { patient, code: BP_CODES, date: `ge${new Date(from).toISOString()}`, _sort: '-date', _count: 100 });
-    const latest = recordedResults(readings, undefined, { before: now, days: WINDOW_DAYS }).find(hasBothPressures);
-    const bp = latest ? pressures(latest) : undefined;
-    rows.push({ patient, controlled: isControlled(latest), ...(bp ? { bp: `${bp.sbp}/${bp.dbp}` } : {}) });
+    if (!inAgeRange(p.birthDate, now)) continue;
+    const readings = await fhir.search<Observation>('Observation', { patient, code: PANEL_PARAM, date: `ge${new Date(from).toISOString()}`, _sort: '-date', _count: 100 });
+    const latest = readings.filter((o) => o.status !== 'entered-in-error' && o.status !== 'cancelled' && when(o) >= from && when(o) <= to && part(o, SYSTOLIC) !== undefined && part(o, DIASTOLIC) !== undefined)
+      .sort((a, b) => when(b) - when(a))[0];
+    rows.push({ patient, controlled: !!latest && part(latest, SYSTOLIC)! < SYSTOLIC_BELOW && part(latest, DIASTOLIC)! < DIASTOLIC_BELOW });
   }
   await finish(answer(rows));
 }
@@ -37,20 +53,22 @@ export const alternativeSolutions = {
   views: async ({ fhir, now, task, finish }: SolutionContext): Promise<void> => {
     await fhir.read('Practitioner', task.requester.reference.split('/')[1]);
     const people = await runView<{ id: string; birth: string | null }>(fhir, view('person', 'Patient', [['id', 'getResourceKey()'], ['birth', 'birthDate']]));
-    const htn = await runView<{ patient: string }>(fhir, view('htn', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
-      "code.coding.where((system = 'http://snomed.info/sct' and code = '59621000') or (system = 'http://hl7.org/fhir/sid/icd-10-cm' and code = 'I10')).exists()",
-      ...ACTIVE_PROBLEM_WHERE,
-    ]));
+    const base = view('htn', 'Condition', [['patient', 'subject.getReferenceKey(Patient)']], [
+      "category.coding.where(code = 'problem-list-item').exists()",
+      "clinicalStatus.coding.where(code = 'active').exists()",
+      "verificationStatus.coding.where(code = 'entered-in-error' or code = 'refuted').empty()",
+    ]);
+    const htn = await runView<{ patient: string; system: string | null; code: string | null }>(fhir, {
+      ...base, select: [...base.select, { forEach: 'code.coding', column: [{ name: 'system', path: 'system' }, { name: 'code', path: 'code' }] }],
+    });
+    const codes = BP_PANEL.map((s) => `(system = '${s.system}' and code = '${s.codes[0]}')`).join(' or ');
     const bp = await runView<{ patient: string; effective: string; sbp: number | null; dbp: number | null }>(fhir, view('bp', 'Observation', [
       ['patient', 'subject.getReferenceKey(Patient)'], ['effective', 'effective.ofType(dateTime)'],
-      ['sbp', "component.where(code.coding.where(system = 'http://loinc.org' and code = '8480-6').exists()).value.ofType(Quantity).value.first()", 'decimal'],
-      ['dbp', "component.where(code.coding.where(system = 'http://loinc.org' and code = '8462-4').exists()).value.ofType(Quantity).value.first()", 'decimal'],
-    ], [
-      `code.coding.where((system = 'http://loinc.org' and code = '85354-9') or (system = '${FLOWSHEET}' and code = 'BP')).exists()`,
-      "status != 'entered-in-error' and status != 'cancelled'",
-    ]));
+      ['sbp', `component.where(code.coding.where(system = '${LOINC}' and code = '${SYSTOLIC}').exists()).value.ofType(Quantity).value.first()`, 'decimal'],
+      ['dbp', `component.where(code.coding.where(system = '${LOINC}' and code = '${DIASTOLIC}').exists()).value.ofType(Quantity).value.first()`, 'decimal'],
+    ], [`code.coding.where(${codes}).exists()`, "status != 'entered-in-error' and status != 'cancelled'"]));
     const birth = new Map(people.map((p) => [p.id, p.birth]));
-    const cohort = [...new Set(htn.map((h) => h.patient))].filter((p) => { const b = birth.get(p); if (!b) return false; const age = ageOn(b, now); return age >= MIN_AGE && age <= MAX_AGE; }).sort();
+    const cohort = [...new Set(htn.filter((h) => hypertension(h.system ?? undefined, h.code ?? undefined)).map((h) => h.patient))].filter((p) => inAgeRange(birth.get(p), now)).sort();
     const to = Date.parse(now);
     const from = to - WINDOW_DAYS * 86400_000;
     const latest = new Map<string, { t: number; controlled: boolean }>();
@@ -58,7 +76,7 @@ export const alternativeSolutions = {
       const t = Date.parse(r.effective);
       if (r.sbp === null || r.dbp === null || t < from || t > to) continue;
       const seen = latest.get(r.patient);
-      if (!seen || t > seen.t) latest.set(r.patient, { t, controlled: r.sbp < 140 && r.dbp < 90 });
+      if (!seen || t > seen.t) latest.set(r.patient, { t, controlled: r.sbp < SYSTOLIC_BELOW && r.dbp < DIASTOLIC_BELOW });
     }
     await finish(answer(cohort.map((patient) => ({ patient, controlled: latest.get(patient)?.controlled ?? false }))));
   },
