@@ -4,19 +4,21 @@
 // "lisinopril-hydrochlorothiazide 20-12.5"). The vocabulary is the one the terminology service serves to agents
 // (seed/codes/rxnorm), so graders and agents see the same drugs under the same names.
 import type { CodeableConcept } from '@medplum/fhirtypes';
-import { RXNORM, RXNORM_CONCEPTS, RXNORM_DRUG_NAMES, rxcuiOfIngredient } from '../../seed/codes/rxnorm.ts';
+import { RXNORM, RXNORM_CONCEPTS, RXNORM_DRUG_NAMES, heldRxcui, rxcuiOfIngredient } from '../../seed/codes/rxnorm.ts';
 
 /** The texts a concept names its drug in: its text, then each coding's display. */
 function namesOf(concept: CodeableConcept | undefined, text?: string): string[] {
   return [concept?.text, ...(concept?.coding ?? []).map((c) => c.display), text].filter((s): s is string => typeof s === 'string' && s.trim() !== '');
 }
 
-/** Ingredient RXCUIs of the RxNorm codings we hold (an IN is its own ingredient), in coding order. */
+/** Ingredient RXCUIs of the RxNorm codings we hold (an IN is its own ingredient; a code outside the current RxNorm tree
+ * that charts still carry, such as 1546356 "dabigatran", is read as the concept it stands for), in coding order. */
 function codedIngredients(concept: CodeableConcept | undefined): string[] {
   const out: string[] = [];
   for (const coding of concept?.coding ?? []) {
     if (coding.system !== RXNORM.system || !coding.code) continue;
-    for (const ingredient of RXNORM_CONCEPTS[coding.code]?.ingredients ?? []) if (!out.includes(ingredient)) out.push(ingredient);
+    const held = heldRxcui(coding.code);
+    for (const ingredient of held ? RXNORM_CONCEPTS[held].ingredients : []) if (!out.includes(ingredient)) out.push(ingredient);
   }
   return out;
 }
@@ -56,7 +58,9 @@ export function ingredientByName(name: string): string | undefined {
   return ingredients.length === 1 ? rxcuiOfIngredient(ingredients[0]) : undefined;
 }
 
-/** The RxNorm name of a code we hold ("1545653" -> "empagliflozin"), else undefined. */
+/** The RxNorm name of a code we hold ("1545653" -> "empagliflozin"; a remapped code gives the name of the concept it
+ * is read as: "1546356" -> "dabigatran etexilate"), else undefined. */
 export function drugName(rxcui: string): string | undefined {
-  return RXNORM_CONCEPTS[rxcui]?.display;
+  const held = heldRxcui(rxcui);
+  return held ? RXNORM_CONCEPTS[held].display : undefined;
 }

@@ -1,7 +1,7 @@
 // RxNorm: the curated drug vocabulary (./rxnorm/) the generator draws from, the terminology service serves and the
-// graders read. Term types IN, PIN, BN, SCDC, SCD, SBD; every concept names its ingredients (has_ingredient resolved to
-// IN), PINs their ingredient, SBDs their SCD and brand, SCDs/SBDs their components, with strengths read from the
-// normalized names. Sources of every RXCUI are cited in ./rxnorm/{ingredients,brands,products}.ts.
+// graders read. Term types IN, PIN, MIN, BN, SCDC, SCD, SBD; every concept names its ingredients (has_ingredient
+// resolved to IN), PINs their ingredient, SBDs their SCD and brand, SCDs/SBDs their components, with strengths read from
+// the normalized names. Sources of every RXCUI are cited in ./rxnorm/{ingredients,brands,products}.ts.
 import type { CodeTable } from './types.ts';
 import { buildRxNormVocabulary } from './rxnorm/build.ts';
 
@@ -27,7 +27,15 @@ export const RXNORM: CodeTable = {
   concepts: Object.fromEntries(Object.entries(RXNORM_CONCEPTS).map(([code, c]) => [code, c.display])),
 };
 
+/** The held concept an RXCUI stands for: itself, or for a code outside the current RxNorm tree that clinical systems
+ * still write (1546356 "dabigatran"), the concept it is read as. Undefined when not held. */
+export function heldRxcui(rxcui: string): string | undefined {
+  if (RXNORM_CONCEPTS[rxcui]) return rxcui;
+  return vocabulary.remapped.get(rxcui);
+}
+
 /** Ingredient RXCUIs of a concept ([] when unknown). */
 export function ingredientsOf(rxcui: string): string[] {
-  return RXNORM_CONCEPTS[rxcui]?.ingredients ?? [];
+  const held = heldRxcui(rxcui);
+  return held ? RXNORM_CONCEPTS[held].ingredients : [];
 }

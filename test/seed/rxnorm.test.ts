@@ -1,7 +1,7 @@
 // The curated RxNorm table: the generator's codes are unchanged, every relation is consistent, normalized names are
 // read right, and the name index refuses a name that would stand for two drugs.
 import t from 'tap';
-import { RXNORM, RXNORM_CONCEPTS, RXNORM_DRUG_NAMES, rxcuiOfIngredient } from '../../seed/codes/rxnorm.ts';
+import { RXNORM, RXNORM_CONCEPTS, RXNORM_DRUG_NAMES, heldRxcui, ingredientsOf, rxcuiOfIngredient } from '../../seed/codes/rxnorm.ts';
 import { componentsOfName, brandOfName, genericOfName } from '../../seed/codes/rxnorm/model.ts';
 import { DrugNameIndex, nameTokens } from '../../seed/codes/rxnorm/names.ts';
 
@@ -51,6 +51,7 @@ t.test('every relation points at a concept of the right term type', async (t) =>
     for (const i of c.ingredients) if (tty(i) !== 'IN') t.fail(`${code} "${c.display}": ingredient ${i} is not an IN`);
     if (c.tty === 'IN' && (c.ingredients.length !== 1 || c.ingredients[0] !== code)) t.fail(`IN ${code} is not its own ingredient`);
     if (c.tty === 'PIN' && (tty(c.formOf!) !== 'IN' || c.ingredients[0] !== c.formOf)) t.fail(`PIN ${code} is not a form of an IN`);
+    if (c.tty === 'MIN' && (c.ingredients.length < 2 || c.display !== c.ingredients.map((i) => RXNORM_CONCEPTS[i].display).join(' / '))) t.fail(`MIN ${code} does not name its ingredients`);
     if (c.generic) {
       const scd = RXNORM_CONCEPTS[c.generic];
       if (c.tty !== 'SBD' || scd.tty !== 'SCD' || scd.ingredients.join() !== c.ingredients.join()) t.fail(`SBD ${code} -> SCD ${c.generic} disagree`);
@@ -115,4 +116,36 @@ t.test('the table names every ingredient the way clinicians write it', async (t)
   t.same(RXNORM_DRUG_NAMES.find('Symbicort 160/4.5 2 puffs BID'), ['budesonide', 'formoterol']);
   t.same(RXNORM_DRUG_NAMES.find('Kayexalate 15 g'), ['sodium polystyrene sulfonate']);
   t.same(RXNORM_DRUG_NAMES.find('KCl 20 mEq'), ['potassium chloride']);
+});
+
+t.test('antibiotic ingredients read from the NLM tree, and their products', async (t) => {
+  const ins: Record<string, string> = { 25033: 'cefixime', 19552: 'cefprozil', 2177: 'cefadroxil', 2176: 'cefaclor', 2180: 'cefazolin', 20481: 'cefepime' };
+  for (const [code, name] of Object.entries(ins)) {
+    t.equal(RXNORM_CONCEPTS[code]?.display, name, `${code} is ${name}`);
+    t.equal(rxcuiOfIngredient(name), code);
+  }
+  t.same(RXNORM_CONCEPTS['409823'].ingredients, ['25033'], 'cefixime 400 MG Oral Capsule');
+  t.equal(RXNORM_CONCEPTS['1372999'].generic, '409823', 'the Suprax SBD is a brand of the cefixime SCD');
+  t.equal(RXNORM_CONCEPTS['1372999'].brand, '196499', 'and names the Suprax BN');
+  t.same(RXNORM_CONCEPTS['863538'].ingredients, ['7980'], 'penicillin G potassium is penicillin G');
+  for (const name of ['nafcillin', 'oxacillin', 'piperacillin', 'tazobactam', 'sulbactam', 'vancomycin', 'linezolid', 'fosfomycin']) {
+    t.equal(rxcuiOfIngredient(name), undefined, `${name}: no code read from a source, none invented`);
+    t.same(RXNORM_DRUG_NAMES.exact(name), [name], `${name} is known by name`);
+  }
+  t.same(RXNORM_DRUG_NAMES.find('Zosyn 4.5 g'), ['piperacillin', 'tazobactam']);
+});
+
+t.test('umeclidinium / vilanterol is a MIN of both ingredients; umeclidinium alone is the IN', async (t) => {
+  t.same(RXNORM_CONCEPTS['1487518'], { display: 'umeclidinium / vilanterol', tty: 'MIN', ingredients: ['1487514', '1424884'] });
+  t.same(RXNORM_CONCEPTS['1487514'].ingredients, ['1487514']);
+  t.same(RXNORM_CONCEPTS['1487519'].ingredients, ['1487514', '1424884'], 'Anoro 7-dose SCD');
+});
+
+t.test('1546356 "dabigatran" is read as dabigatran etexilate without becoming a concept of its own', async (t) => {
+  t.equal(RXNORM_CONCEPTS['1546356'], undefined, 'not served as a concept (the current tree has no such IN)');
+  t.equal(RXNORM.concepts['1546356'], undefined);
+  t.equal(heldRxcui('1546356'), '1037042');
+  t.same(ingredientsOf('1546356'), ['1037042']);
+  t.equal(heldRxcui('1037045'), '1037045', 'a held code stands for itself');
+  t.equal(heldRxcui('1546357'), undefined);
 });

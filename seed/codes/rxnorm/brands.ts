@@ -12,7 +12,8 @@ export interface BrandRow {
 /**
  * Sources: [VSAC] Anticoagulant Medications 2.16.840.1.113762.1.4.1206.19 (eCQM Update 2025-05-08, canvas-medical/
  * canvas-plugins v2026/medication.py); [NLM] davidanderson3/rxnorm-ingredients web/data/U.json (RxNorm ingredient tree
- * export); [RRF] RXNCONSO brand atoms quoted in public RxNorm loader tests (Coumadin 202421, Zocor 196503, Lipitor 153165).
+ * export); [RRF] RXNCONSO brand atoms quoted in public RxNorm loader tests (Coumadin 202421, Zocor 196503, Lipitor 153165);
+ * [NLM-C] the same export, web/data/C.json.
  */
 export const BRAND_CONCEPTS: readonly BrandRow[] = [
   { rxcui: '1364436', name: 'Eliquis', ingredients: ['apixaban'] }, // VSAC
@@ -33,6 +34,7 @@ export const BRAND_CONCEPTS: readonly BrandRow[] = [
   { rxcui: '1487520', name: 'Anoro', ingredients: ['umeclidinium', 'vilanterol'] }, // NLM
   { rxcui: '1539887', name: 'Breo', ingredients: ['fluticasone', 'vilanterol'] }, // NLM
   { rxcui: '1945040', name: 'Trelegy', ingredients: ['fluticasone', 'umeclidinium', 'vilanterol'] }, // NLM
+  { rxcui: '196499', name: 'Suprax', ingredients: ['cefixime'] }, // NLM-C
 ];
 
 /** Brand names (and the shorthand clinicians write for combinations: TMP-SMX, amox-clav) -> ingredient names, for
@@ -123,6 +125,9 @@ export const BRAND_NAMES: Readonly<Record<string, string[]>> = {
   'Z-Pak': ['azithromycin'], Biaxin: ['clarithromycin'], Cleocin: ['clindamycin'], Bactrim: ['sulfamethoxazole', 'trimethoprim'],
   Septra: ['sulfamethoxazole', 'trimethoprim'], 'TMP-SMX': ['sulfamethoxazole', 'trimethoprim'], 'SMX-TMP': ['sulfamethoxazole', 'trimethoprim'],
   'co-trimoxazole': ['sulfamethoxazole', 'trimethoprim'], Macrobid: ['nitrofurantoin'], Macrodantin: ['nitrofurantoin'], Flagyl: ['metronidazole'],
+  Cefzil: ['cefprozil'], Duricef: ['cefadroxil'], Ceclor: ['cefaclor'], Ancef: ['cefazolin'], Maxipime: ['cefepime'],
+  'Pen VK': ['penicillin V'], Bicillin: ['penicillin G'], Pfizerpen: ['penicillin G'], Dycill: ['dicloxacillin'],
+  Unasyn: ['ampicillin', 'sulbactam'], Zosyn: ['piperacillin', 'tazobactam'], 'pip-tazo': ['piperacillin', 'tazobactam'],
   // Corticosteroids
   Medrol: ['methylprednisolone'], 'Solu-Medrol': ['methylprednisolone'], Decadron: ['dexamethasone'], Orapred: ['prednisolone'],
   Millipred: ['prednisolone'], Cortef: ['hydrocortisone'],
@@ -146,4 +151,8 @@ export const UNCODED_INGREDIENTS: Readonly<Record<string, string[]>> = {
   trospium: ['Sanctura'], vibegron: ['Gemtesa'],
   relugolix: ['Orgovyx'], apalutamide: ['Erleada'], darolutamide: ['Nubeqa'], triptorelin: ['Trelstar'],
   'bempedoic acid': ['Nexletol'], 'icosapent ethyl': ['Vascepa'], teriparatide: ['Forteo'], romosozumab: ['Evenity'],
+  // Antibacterials whose ingredient RXCUI was not read from a source (the penicillinase-resistant and antipseudomonal
+  // penicillins, the beta-lactamase inhibitors, the MRSA and C. difficile agents, the single-dose UTI agent).
+  nafcillin: [], oxacillin: [], piperacillin: [], tazobactam: [], sulbactam: [],
+  vancomycin: ['Vancocin', 'Firvanq'], linezolid: ['Zyvox'], fosfomycin: ['Monurol'],
 };

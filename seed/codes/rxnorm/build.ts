@@ -3,7 +3,7 @@
 // whose name does not resolve to held ingredients, or a name that stands for two different drugs, stops the import
 // (a wrong table must not silently grade agents).
 import { BRAND_CONCEPTS, BRAND_NAMES, UNCODED_INGREDIENTS } from './brands.ts';
-import { INGREDIENTS, PRECISE_INGREDIENTS } from './ingredients.ts';
+import { INGREDIENTS, MULTIPLE_INGREDIENTS, PRECISE_INGREDIENTS, REMAPPED } from './ingredients.ts';
 import { brandOfName, componentsOfName, genericOfName, type RxNormConcept, type RxNormTermType, type Strength } from './model.ts';
 import { DrugNameIndex } from './names.ts';
 import { BRANDED_DRUGS, CLINICAL_DRUGS, COMPONENTS, type ProductRow } from './products.ts';
@@ -14,6 +14,8 @@ export interface RxNormVocabulary {
   names: DrugNameIndex;
   /** Canonical ingredient name -> IN RXCUI; ingredients known by name only (UNCODED_INGREDIENTS) are absent. */
   rxcuiByIngredient: ReadonlyMap<string, string>;
+  /** RXCUIs outside the current tree that stand for a held concept (./ingredients.ts REMAPPED) -> that concept. */
+  remapped: ReadonlyMap<string, string>;
 }
 
 export function buildRxNormVocabulary(): RxNormVocabulary {
@@ -49,14 +51,20 @@ export function buildRxNormVocabulary(): RxNormVocabulary {
     put(row.rxcui, { display: row.name, tty: 'PIN', ingredients: [row.of], formOf: row.of });
     names.add(row.name, [of.display]);
   }
+  for (const row of MULTIPLE_INGREDIENTS) {
+    const parts = row.name.split(' / ');
+    if (parts.length < 2) throw new Error(`RxNorm table: MIN ${row.rxcui} "${row.name}" names fewer than two ingredients`);
+    put(row.rxcui, { display: row.name, tty: 'MIN', ingredients: parts.map(rxcuiOf) });
+  }
   for (const row of BRAND_CONCEPTS) {
     put(row.rxcui, { display: row.name, tty: 'BN', ingredients: row.ingredients.map(rxcuiOf) });
     names.add(row.name, row.ingredients);
   }
   for (const [brand, ingredients] of Object.entries(BRAND_NAMES)) {
     names.add(brand, ingredients);
-    // Known by name only: the brand is searchable as a synonym of each of its ingredients.
-    for (const ingredient of ingredients) addSynonym(rxcuiOf(ingredient), brand);
+    // Known by name only: the brand is searchable as a synonym of each of its coded ingredients (Unasyn is ampicillin
+    // and sulbactam; sulbactam has no RXCUI here).
+    for (const ingredient of ingredients) if (rxcuiByIngredient.has(ingredient.toLowerCase())) addSynonym(rxcuiOf(ingredient), brand);
   }
   for (const [ingredient, brands] of Object.entries(UNCODED_INGREDIENTS)) {
     if (rxcuiByIngredient.has(ingredient)) throw new Error(`RxNorm table: ${ingredient} is both coded and uncoded`);
@@ -105,7 +113,13 @@ export function buildRxNormVocabulary(): RxNormVocabulary {
     if (!bn) for (const ingredient of concept.ingredients) addSynonym(ingredient, brand);
     put(code, { ...concept, ...(generic ? { generic } : {}), ...(bn ? { brand: bn } : {}) });
   }
-  return { concepts, names, rxcuiByIngredient };
+  const remapped = new Map<string, string>();
+  for (const row of REMAPPED) {
+    if (concepts[row.rxcui]) throw new Error(`RxNorm table: remapped RXCUI ${row.rxcui} is also a held concept`);
+    if (!concepts[row.to]) throw new Error(`RxNorm table: RXCUI ${row.rxcui} is remapped to ${row.to}, which is not held`);
+    remapped.set(row.rxcui, row.to);
+  }
+  return { concepts, names, rxcuiByIngredient, remapped };
 }
 
 /** An abbreviation clinicians write for an ingredient: short, mostly capitals (HCTZ, ASA, APAP, KCl, HCQ). */

@@ -16,6 +16,8 @@
 //           the VSAC SCD codes of the same drugs (e.g. semaglutide 1991302 / SCD 1991306).
 //   [known] long-standing RxNorm ingredient RXCUIs (unchanged since the early releases), also named by the task
 //           graders of this repository.
+//   [NLM-C] the same NLM ingredient tree export, davidanderson3/rxnorm-ingredients web/data/C.json (cephalosporins:
+//           each IN row read with its SCDC/SCD/SBD children).
 // Ingredients whose RXCUI could not be verified are not given a code (see UNCODED_INGREDIENTS in ./brands.ts).
 
 export interface IngredientRow {
@@ -119,6 +121,10 @@ export const INGREDIENTS: readonly IngredientRow[] = [
   IN('2193', 'ceftriaxone'), IN('82122', 'levofloxacin'), IN('139462', 'moxifloxacin'), IN('2551', 'ciprofloxacin'),
   IN('18631', 'azithromycin'), IN('21212', 'clarithromycin'), IN('4053', 'erythromycin'), IN('2582', 'clindamycin'),
   IN('10180', 'sulfamethoxazole'), IN('10831', 'trimethoprim'), IN('7454', 'nitrofurantoin'), IN('6922', 'metronidazole'),
+  // Cephalosporins [NLM-C] (cefaclor is 2176 and cefadroxil 2177 there; cefdinir 25037, cefpodoxime 20489 above agree).
+  // Nafcillin, oxacillin, piperacillin / tazobactam, sulbactam, vancomycin, linezolid, fosfomycin: see UNCODED_INGREDIENTS.
+  IN('25033', 'cefixime'), IN('19552', 'cefprozil'), IN('2177', 'cefadroxil'), IN('2176', 'cefaclor'), IN('2180', 'cefazolin'),
+  IN('20481', 'cefepime'),
   // --- Systemic corticosteroids: prednisone [seed]; the others [known]
   IN('8640', 'prednisone'), IN('6902', 'methylprednisolone'), IN('3264', 'dexamethasone'), IN('8638', 'prednisolone'), IN('5492', 'hydrocortisone'),
   // --- Androgens and androgen-deprivation therapy [known]; relugolix, apalutamide, darolutamide: see UNCODED_INGREDIENTS
@@ -140,4 +146,37 @@ export const PRECISE_INGREDIENTS: readonly PreciseIngredientRow[] = [
   { rxcui: '82137', name: 'dalteparin sodium', of: '67109' },
   { rxcui: '322154', name: 'fondaparinux sodium', of: '321208' },
   { rxcui: '50121', name: 'fluticasone propionate', of: '41126' },
+];
+
+export interface MultipleIngredientRow {
+  rxcui: string;
+  /** RxNorm's MIN name: the ingredients in alphabetical order, joined by " / ". */
+  name: string;
+}
+
+/** Multiple-ingredient concepts (MIN), the ingredient set of a combination; the ingredients are read from the name.
+ * Source: NLM ingredient tree export, davidanderson3/rxnorm-ingredients web/data/U.json ("umeclidinium / vilanterol",
+ * TTY MIN, parent of the Anoro SCDs 1487527 and 1487519). */
+export const MULTIPLE_INGREDIENTS: readonly MultipleIngredientRow[] = [
+  { rxcui: '1487518', name: 'umeclidinium / vilanterol' },
+];
+
+export interface RemappedRow {
+  rxcui: string;
+  /** The name the code was published with. */
+  name: string;
+  /** The held concept it stands for now. */
+  to: string;
+}
+
+/**
+ * RXCUIs that clinical systems use for a drug but that are not concepts of the current RxNorm tree, read as the held
+ * concept they stand for (RxNorm retires and remaps concepts; a chart keeps the code it was written with).
+ * 1546356 "dabigatran": the dabigatran ingredient code of the UCSF anticoagulant rule set (datafascia rxnorm rules,
+ * RxcuiIn 1546356 beside apixaban 1364430, rivaroxaban 1114195, edoxaban 1599538) and of the DDInter RxCUI mapping
+ * ("1546356": "Dabigatran"); the current NLM ingredient tree (web/data/D.json) has no "dabigatran" IN, only dabigatran
+ * etexilate 1037042 with every dabigatran product, so 1546356 is read as 1037042. Not served as a concept of its own.
+ */
+export const REMAPPED: readonly RemappedRow[] = [
+  { rxcui: '1546356', name: 'dabigatran', to: '1037042' },
 ];

@@ -3,9 +3,10 @@
 // strengths and brand of a product can be read from its name instead of being typed twice (RxNorm Technical
 // Documentation, section 6 "Normalized forms").
 
-/** RxNorm term types held here: ingredient, precise ingredient (a salt or form), brand name, clinical drug component,
- * semantic clinical drug and semantic branded drug. */
-export type RxNormTermType = 'IN' | 'PIN' | 'BN' | 'SCDC' | 'SCD' | 'SBD';
+/** RxNorm term types held here: ingredient, precise ingredient (a salt or form), multiple ingredients (the ingredient
+ * set of a combination, "umeclidinium / vilanterol"), brand name, clinical drug component, semantic clinical drug and
+ * semantic branded drug. */
+export type RxNormTermType = 'IN' | 'PIN' | 'MIN' | 'BN' | 'SCDC' | 'SCD' | 'SBD';
 
 /** One ingredient strength of a product, as its normalized name states it ("losartan potassium 50 MG"). */
 export interface Strength {

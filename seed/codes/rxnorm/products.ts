@@ -14,6 +14,9 @@ export type ProductRow = readonly [rxcui: string, name: string];
  * .1248.352, Immunosuppressive Drugs for Urology Care .1248.364, Potentially Harmful ... for Older Adults (AGS Beers),
  * Medications for Above Normal BMI .3.526.3.1561), as published in canvas-medical/canvas-plugins
  * canvas_sdk/value_set/v2026/medication.py. The first 18 rows are the codes the population generator already emitted.
+ * The antibacterial rows from cefixime on are from Antibiotic Medications for Pharyngitis 2.16.840.1.113883.3.464.1003.
+ * 196.12.1001 (CMS146/CMS154), expansion "eCQM Update 2021-05-06", read from a public Python copy of that expansion in
+ * the same value-set class format; the cephalosporin rows agree with the NLM ingredient tree export (web/data/C.json).
  */
 export const CLINICAL_DRUGS: readonly ProductRow[] = [
   ['314076', 'lisinopril 10 MG Oral Tablet'],
@@ -425,7 +428,41 @@ export const CLINICAL_DRUGS: readonly ProductRow[] = [
   ['1665461', '1 ML ketorolac tromethamine 30 MG/ML Injection'],
   ['828320', 'cyclobenzaprine hydrochloride 5 MG Oral Tablet'],
   ['828348', 'cyclobenzaprine hydrochloride 10 MG Oral Tablet'],
+  ['409823', 'cefixime 400 MG Oral Capsule'],
+  ['419849', 'cefixime 40 MG/ML Oral Suspension'],
+  ['309058', 'cefixime 20 MG/ML Oral Suspension'],
+  ['197452', 'cefprozil 250 MG Oral Tablet'],
+  ['197453', 'cefprozil 500 MG Oral Tablet'],
+  ['309080', 'cefprozil 25 MG/ML Oral Suspension'],
+  ['309049', 'cefadroxil 500 MG Oral Capsule'],
+  ['309047', 'cefadroxil 1000 MG Oral Tablet'],
+  ['105171', 'cefadroxil 100 MG/ML Oral Suspension'],
+  ['309045', 'cefaclor 250 MG Oral Capsule'],
+  ['197449', 'cefaclor 500 MG Oral Capsule'],
+  ['309043', '12 HR cefaclor 500 MG Extended Release Oral Tablet'],
+  ['309095', 'cefuroxime 125 MG Oral Tablet'],
+  ['309054', 'cefdinir 25 MG/ML Oral Suspension'],
+  ['197595', 'dicloxacillin 250 MG Oral Capsule'],
+  ['197596', 'dicloxacillin 500 MG Oral Capsule'],
+  ['313800', 'ampicillin 250 MG Oral Capsule'],
+  ['308212', 'ampicillin 500 MG Oral Capsule'],
+  ['789980', 'ampicillin 100 MG/ML Injectable Solution'],
+  ['863538', 'penicillin G potassium 1000000 UNT/ML Injectable Solution'],
+  ['834040', 'penicillin V potassium 50 MG/ML Oral Solution'],
+  ['309329', 'clindamycin 75 MG Oral Capsule'],
+  ['314106', 'metronidazole 250 MG Oral Tablet'],
+  ['199055', 'metronidazole 375 MG Oral Capsule'],
+  ['311989', 'nitrofurantoin 5 MG/ML Oral Suspension'],
+  ['197650', 'erythromycin 500 MG Oral Tablet'],
+  // RxNorm ingredient tree export by NLM staff (davidanderson3/rxnorm-ingredients web/data/C.json), which agrees with
+  // the Antibiotic Medications for Pharyngitis value set above on the cephalosporin codes
+  ['1665050', 'cefazolin 1000 MG Injection'],
+  ['1665060', 'cefazolin 2000 MG Injection'],
+  ['1665093', 'cefepime 1000 MG Injection'],
+  ['1665088', 'cefepime 2000 MG Injection'],
   // RxNorm ingredient tree export by NLM staff (davidanderson3/rxnorm-ingredients web/data/U.json)
+  ['1487519', '7 ACTUAT umeclidinium 0.0625 MG/ACTUAT / vilanterol 0.025 MG/ACTUAT Dry Powder Inhaler'],
+  ['1596444', '7 ACTUAT umeclidinium 0.0625 MG/ACTUAT Dry Powder Inhaler'],
   ['2268221', 'ubrogepant 100 MG Oral Tablet'],
   ['2268229', 'ubrogepant 50 MG Oral Tablet'],
   ['1539251', '30 ACTUAT umeclidinium 0.0625 MG/ACTUAT Dry Powder Inhaler'],
@@ -471,6 +508,10 @@ export const BRANDED_DRUGS: readonly ProductRow[] = [
   ['1539893', '30 ACTUAT fluticasone furoate 0.1 MG/ACTUAT / vilanterol 0.025 MG/ACTUAT Dry Powder Inhaler [Breo]'],
   ['1648789', '30 ACTUAT fluticasone furoate 0.2 MG/ACTUAT / vilanterol 0.025 MG/ACTUAT Dry Powder Inhaler [Breo]'],
   ['1945048', '30 ACTUAT fluticasone furoate 0.1 MG/ACTUAT / umeclidinium 0.0625 MG/ACTUAT / vilanterol 0.025 MG/ACTUAT Dry Powder Inhaler [Trelegy]'],
+  ['1487524', '7 ACTUAT umeclidinium 0.0625 MG/ACTUAT / vilanterol 0.025 MG/ACTUAT Dry Powder Inhaler [Anoro]'],
+  ['1596445', '7 ACTUAT umeclidinium 0.0625 MG/ACTUAT Dry Powder Inhaler [Incruse]'],
+  // NLM ingredient tree export (davidanderson3/rxnorm-ingredients web/data/C.json)
+  ['1372999', 'cefixime 400 MG Oral Capsule [Suprax]'],
   // RxNav-derived antihypertensive product list (ssmithm/rxnorm-drug-lists antihypertensive_drugs/antihtn_rxcuis.csv)
   ['104375', 'lisinopril 2.5 MG Oral Tablet [Zestril]'],
   ['104376', 'lisinopril 5 MG Oral Tablet [Zestril]'],

@@ -102,11 +102,75 @@ t.test('ingredientByName and drugName', async (t) => {
 t.test('codings.ts: rxnormIngredients and isMedication recognise brands, SBDs, combinations and text-only drugs', async (t) => {
   t.same(rxnormIngredients(coded('1545664')), [EMPAGLIFLOZIN], 'SBD');
   t.same(rxnormIngredients(textOnly('Zestoretic 20-12.5')), [LISINOPRIL, HCTZ], 'text-only combination brand');
-  t.same(rxnormIngredients(coded('1487518')), ['1487518'], 'a code the table does not hold still stands for itself');
+  t.same(rxnormIngredients(coded('1945039')), ['1945039'], 'a code the table does not hold still stands for itself');
+  t.same(rxnormIngredients(coded('1487518')), ['1487514', '1424884'], 'the umeclidinium / vilanterol MIN is both ingredients');
+  t.ok(isMedication(coded('1546356'), { ingredients: ['1037042'] }), '1546356 "dabigatran" is dabigatran etexilate');
   t.ok(isMedication(textOnly('Farxiga 10 mg'), { ingredients: [DAPAGLIFLOZIN] }));
   t.notOk(isMedication(textOnly('Farxiga 10 mg'), { ingredients: [EMPAGLIFLOZIN] }), 'Farxiga is not empagliflozin');
   t.ok(isMedication(coded('1364447'), { ingredients: [APIXABAN] }), 'Eliquis SBD is apixaban');
   t.notOk(isMedication(coded('2059017'), { ingredients: [APIXABAN] }), 'Xarelto SBD is not apixaban');
   t.ok(isMedication(coded('979468'), { ingredients: [LOSARTAN] }) && isMedication(coded('979468'), { ingredients: [HCTZ] }), 'losartan/HCTZ is both');
   t.ok(isMedication(coded('314076'), { codes: ['314076'] }), 'exact code');
+});
+
+t.test('dabigatran: the ingredient 1037042 and the code 1546356 charts still carry are the same drug', async (t) => {
+  t.same(drugIngredients(coded('1546356')), ['1037042'], '1546356 "dabigatran" is read as dabigatran etexilate');
+  t.same(drugIngredients(coded('1546356', 'dabigatran')), drugIngredients(coded('1037042')));
+  t.same(drugIngredientNames(coded('1546356')), ['dabigatran etexilate']);
+  t.equal(drugName('1546356'), 'dabigatran etexilate');
+  t.notOk(drugIngredients(coded('1546356')).includes(APIXABAN), 'not another anticoagulant');
+  t.same(drugIngredients(coded('1546355')), [], 'a neighbouring number is not dabigatran');
+});
+
+t.test('COPD: umeclidinium alone is not the umeclidinium / vilanterol combination', async (t) => {
+  const UMEC = '1487514';
+  const VILANTEROL = '1424884';
+  t.same(drugIngredients(coded(UMEC)), [UMEC], 'the IN is umeclidinium alone');
+  t.same(drugIngredients(coded('1487518')), [UMEC, VILANTEROL], 'the MIN is both');
+  t.same(drugIngredients(coded('1487524')), [UMEC, VILANTEROL], 'Anoro 7-dose SBD is both');
+  t.same(drugIngredients(coded('1596445')), [UMEC], 'Incruse 7-dose SBD is umeclidinium alone');
+  t.same(drugIngredients(textOnly('Anoro Ellipta 1 inhalation daily')), [UMEC, VILANTEROL]);
+  t.same(drugIngredients(textOnly('Incruse Ellipta')), [UMEC]);
+});
+
+t.test('antibiotics: each cephalosporin and penicillin is itself, by code, brand and name', async (t) => {
+  const cases: [string, CodeableConcept, string[]][] = [
+    ['cefixime IN', coded('25033'), ['25033']],
+    ['Suprax SBD', coded('1372999'), ['25033']],
+    ['Suprax by name', textOnly('Suprax 400 mg daily'), ['25033']],
+    ['cefprozil SCD', coded('197453'), ['19552']],
+    ['Cefzil', textOnly('Cefzil 500 mg BID'), ['19552']],
+    ['cefadroxil SCD', coded('309049'), ['2177']],
+    ['cefaclor SCD', coded('197449'), ['2176']],
+    ['cefaclor ER', coded('309043'), ['2176']],
+    ['cefazolin', textOnly('cefazolin 2 g IV q8h'), ['2180']],
+    ['cefuroxime 125', coded('309095'), ['2194']],
+    ['dicloxacillin SCD', coded('197596'), ['3356']],
+    ['ampicillin SCD', coded('308212'), ['733']],
+    ['penicillin G potassium', coded('863538'), ['7980']],
+    ['penicillin V potassium solution', coded('834040'), ['7984']],
+    ['Pen VK', textOnly('Pen VK 500 mg QID'), ['7984']],
+    ['clindamycin 75', coded('309329'), ['2582']],
+    ['metronidazole 250', coded('314106'), ['6922']],
+    ['nitrofurantoin suspension', coded('311989'), ['7454']],
+    ['amoxicillin / clavulanate', coded('562508'), ['723', '48203']],
+  ];
+  for (const [label, concept, expected] of cases) t.same(drugIngredients(concept), expected, label);
+  t.notOk(drugIngredients(coded('309049')).includes('2176'), 'cefadroxil is not cefaclor');
+  t.notOk(drugIngredients(textOnly('cefixime 400 mg')).includes('25037'), 'cefixime is not cefdinir');
+  t.notOk(drugIngredients(textOnly('Unasyn 3 g IV')).includes('723'), 'Unasyn (ampicillin) is not amoxicillin');
+});
+
+t.test('antibiotics known by name only: recognised, never given a code', async (t) => {
+  t.same(drugIngredientNames(textOnly('Zosyn 4.5 g IV q6h')), ['piperacillin', 'tazobactam']);
+  t.same(drugIngredientNames(textOnly('pip-tazo 3.375 g')), ['piperacillin', 'tazobactam']);
+  t.same(drugIngredients(textOnly('Zosyn 4.5 g IV q6h')), [], 'no invented code');
+  t.same(drugIngredientNames(textOnly('Unasyn 3 g IV')), ['ampicillin', 'sulbactam']);
+  t.same(drugIngredients(textOnly('Unasyn 3 g IV')), ['733'], 'the coded part of the combination');
+  t.same(drugIngredientNames(textOnly('vancomycin 125 mg PO QID')), ['vancomycin']);
+  t.same(drugIngredientNames(textOnly('Zyvox 600 mg BID')), ['linezolid']);
+  t.same(drugIngredientNames(textOnly('Monurol 3 g once')), ['fosfomycin']);
+  t.same(drugIngredientNames(textOnly('nafcillin 2 g IV q4h')), ['nafcillin']);
+  t.same(drugIngredientNames(textOnly('oxacillin 2 g IV q4h')), ['oxacillin']);
+  t.equal(ingredientByName('vancomycin'), undefined, 'known by name only');
 });
