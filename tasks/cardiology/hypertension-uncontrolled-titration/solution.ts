@@ -30,7 +30,7 @@ export interface HypertensionNoteFacts {
 }
 
 /** The note text: every number is the chart's, with its date, so the verifier can check each claim. */
-export function hypertensionNote(f: HypertensionNoteFacts, atGoal: boolean): string {
+export function hypertensionNote(f: HypertensionNoteFacts, atGoal = false): string {
   const bps = f.pressures.map((o) => {
     const bp = pressure(o)!;
     return `blood pressure ${bp.systolic}/${bp.diastolic} mmHg on ${day(o)}`;
@@ -40,7 +40,7 @@ export function hypertensionNote(f: HypertensionNoteFacts, atGoal: boolean): str
     `Problem: essential hypertension, ${atGoal ? 'at' : 'above'} the ACC/AHA goal of < 130/80 on ACE inhibitor monotherapy.`,
     `Recent office readings: ${bps.join('; ')}.`,
     `Labs: potassium ${f.potassium.valueQuantity!.value} mmol/L on ${day(f.potassium)}; eGFR ${f.egfr.valueQuantity!.value} mL/min/1.73m2 on ${day(f.egfr)}.`,
-    `Plan: ${f.change}.`,
+    `Change: ${f.change}.`,
     `Follow-up: ${f.labs}; recheck blood pressure in 4 weeks with home readings.`,
   ].join('\n');
 }
@@ -85,7 +85,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   let change: string;
   let labs = 'BMP at the next routine visit';
   if (atGoal) {
-    change = `BP at goal: continue lisinopril ${current} mg once daily unchanged`;
+    change = `none - BP at goal: continue lisinopril ${current} mg once daily unchanged`;
   } else if (k <= ACE_UP_TITRATION_MAX_K && current * 2 <= LISINOPRIL.maxMg) {
     const next = current * 2;
     for (const old of lisinopril) {
