@@ -179,10 +179,18 @@ export const checks: Record<string, Check> = {
     if (start.length === 0) return fail('no active inhaled corticosteroid at the start (binding error)');
     return verdict(fetchedAll(ctx.log, start.map((o) => `MedicationRequest/${o.id}`), 'active inhaled corticosteroid order'));
   }),
-  reviewed_control_and_adherence: withChart((ctx, chart) => verdict(matchOf([
-    ...fetchedAll(ctx.log, [`Observation/${chart.act.id}`], 'latest Asthma Control Test').mismatches,
-    ...fetchedAny(ctx.log, chart.dispenses.map((d) => `MedicationDispense/${d.id}`), 'inhaled corticosteroid pharmacy fills').mismatches,
-  ], [`ACT ${chart.act.valueQuantity?.value}, adherence (PDC) ${chart.pdc.toFixed(2)}: ${chart.decision}`]))),
+  reviewed_control_and_adherence: withChart(async (ctx, chart) => {
+    // Adherence is in the pharmacy fills and in the latest visit note (which records use and technique): either will do.
+    const created = new Set(createdResources<DocumentReference>(ctx.changes, 'DocumentReference').map((d) => d.id));
+    const visitNote = (await ctx.fhir.search<DocumentReference>('DocumentReference', { patient: ctx.patient, _count: 1000 }))
+      .filter((d) => !created.has(d.id) && Date.parse(d.date ?? '') <= Date.parse(ctx.now))
+      .sort((a, b) => Date.parse(b.date ?? '') - Date.parse(a.date ?? ''))[0];
+    const adherenceSources = [...chart.dispenses.map((d) => `MedicationDispense/${d.id}`), ...(visitNote ? [`DocumentReference/${visitNote.id}`] : [])];
+    return verdict(matchOf([
+      ...fetchedAll(ctx.log, [`Observation/${chart.act.id}`], 'latest Asthma Control Test').mismatches,
+      ...fetchedAny(ctx.log, adherenceSources, 'inhaled corticosteroid pharmacy fills or the latest visit note').mismatches,
+    ], [`ACT ${chart.act.valueQuantity?.value}, adherence (PDC) ${chart.pdc.toFixed(2)}: ${chart.decision}`]));
+  }),
   reviewed_spirometry: withChart((ctx, chart) => verdict(fetchedAll(ctx.log, [`Procedure/${chart.spirometry.id}`], 'latest spirometry'))),
   control_assessment: withChart((ctx, chart) => verdict(matchYesNo(ctx.answer, chart.decision === 'continue', {
     fields: ['wellControlled', 'controlled'],
