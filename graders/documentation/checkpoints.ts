@@ -4,7 +4,9 @@
 import type { AllergyIntolerance, Condition, MedicationRequest, Observation, Resource, ServiceRequest } from '@medplum/fhirtypes';
 import type { CheckResult } from '../../harness/types.ts';
 import { PatientChart, clinicalTime, codingsOf, conceptOf, refOf } from '../../resources/evidence/chart.ts';
-import { vocabulary, type ConceptRef, type Vocabulary } from '../../resources/evidence/vocabulary.ts';
+import { RXNORM, vocabulary, type ConceptRef, type Vocabulary } from '../../resources/evidence/vocabulary.ts';
+import { drugIngredients } from '../lib/drugs.ts';
+import { medicationOf } from '../lib/medications.ts';
 import { extractClaims, type Claim, type ClaimKind } from './claims.ts';
 import { noteDateOf, noteTextOf, type NoteInput } from './note-text.ts';
 import { verifyClaims, type ClaimVerification, type VerifyOptions } from './verify.ts';
@@ -154,6 +156,14 @@ export function keyFactOf(resource: Resource, options: { id?: string; descriptio
   // A drug order is stated by its ingredient; a referral by its specialty.
   const sr = resource as ServiceRequest;
   if (resource.resourceType === 'ServiceRequest') codes.push(...vocab.expandCodings(sr.performerType?.coding));
+  // A drug order is also known by the ingredients its codes or its text name: a text-only "empagliflozin 10 mg tablet",
+  // a brand ("Jardiance 10 mg") or a contained Medication is covered by a note that names the drug.
+  if (resource.resourceType === 'MedicationRequest' || resource.resourceType === 'MedicationStatement') {
+    for (const rxcui of drugIngredients(medicationOf(resource as MedicationRequest).concept)) {
+      const code = `${RXNORM}|${rxcui}`;
+      if (!codes.includes(code)) codes.push(code);
+    }
+  }
   const concept = conceptOf(resource);
   const label = concept?.text ?? concept?.coding?.[0]?.display ?? resource.resourceType;
   const fact: KeyFact = { id: options.id ?? refOf(resource), description: options.description ?? label, kind, codes, source: refOf(resource) };

@@ -2,6 +2,7 @@
 // values, units and dates, medications with dose and frequency, problems, allergies, orders placed - each with its
 // character span, negation, whether it asserts a fact or proposes a plan, and the inline citations attached to it
 // (`[Observation/abc]`). Concept words come from the terminology tables (resources/evidence/vocabulary.ts).
+import { frequencyFromText } from '../lib/dose/frequency.ts';
 import { findDates, type NoteDate } from './dates.ts';
 import { type ConceptRef, type Mention, type Vocabulary } from '../../resources/evidence/vocabulary.ts';
 
@@ -88,6 +89,29 @@ const MED_STATUS: [RegExp, Claim['status']][] = [
   [/\b(started|start|starting|initiated|initiate|begin|began|new|prescribed|added|add)\b/gi, 'started'],
 ];
 const STOPPED_AFTER = /^(?:[^.;]{0,30}?\b(?:was|were|has been|had been|is) (?:stopped|discontinued|held)|\s+(?:held|stopped|discontinued|d\/c'd))\b/i;
+/**
+ * The drug's own description, then a stop verb: "naproxen 500 mg tablet discontinued today", "metformin ER 1000 mg BID
+ * held". Only product words (strength, form, route, frequency) may stand between, so "metformin continued as lisinopril
+ * was stopped" is not read as a stop of metformin.
+ */
+const PRODUCT_WORD = String.raw`(?:\d+(?:\.\d+)?(?:\s*-\s*\d+(?:\.\d+)?)?|mg|mcg|µg|ug|g|units?|iu|ml|%|tabs?|tablets?|caps?|capsules?|oral|po|er|xr|sr|dr|extended[- ]release|delayed[- ]release|hcl|sodium|potassium|daily|bid|tid|qid|qd|prn|once|twice|a|day|as|needed|order|prescription|rx)`;
+const STOPPED_AFTER_PRODUCT = new RegExp(String.raw`^(?:[\s,/()-]*${PRODUCT_WORD}\b)*[\s,]*(?:(?:was|were|has been|had been|is|now|been)\s+)?(?:stopped|discontinued|held|d\/c'd|cancelled|canceled)\b`, 'i');
+/**
+ * A decision not to give the drug, stated after its name ("Ibuprofen not prescribed.", "Ibuprofen declined: CKD 4"):
+ * the patient is not on it. `decision` cues state what was done (a fact: no active order); `advice` cues state a
+ * judgement about the drug ("not indicated", "not recommended"), which is a recommendation, not a record fact.
+ */
+const NOT_GIVEN_AFTER = /^(?:[\s,/()-]*(?:\d+(?:\.\d+)?|mg|mcg|g|tabs?|tablets?|oral|po|request|requests|prescription|rx|order)\b)*[\s,]*(?:(?:was|were|is|has been|had been|will be|to be|be)\s+)?(?:(?<decision>not (?:prescribed|started|ordered|given|dispensed|renewed|refilled|restarted|resumed|added|initiated)|declined|withheld|refused|denied)|(?<advice>not (?:indicated|recommended|appropriate|advised|safe|suitable)|contraindicated|avoided|to be avoided|inappropriate))\b/i;
+/**
+ * The same decision stated just before the drug ("declined ibuprofen", "will not prescribe naproxen", "did not start
+ * an ..."). Only a few function words may stand between, so "eGFR declined to 28 so metformin was reduced" is not it.
+ */
+const NOT_GIVEN_BEFORE = /\b(?:declined?|declining|refused?|refusing|withh[eo]ld(?:ing)?|not (?:prescribe|prescribed|prescribing|start|started|starting|order|ordered|ordering|give|given|add|added|initiate|initiated|restart|resume|renew|refill))\s+(?:(?:to|on|the|an?|any|further|more|her|his|their|them|him|take|taking|use|using|start|starting|oral|po)\s+){0,3}$/i;
+/**
+ * A condition named as the population a statement is about ("not indicated in type 1 diabetes", "contraindicated in
+ * pregnancy", "recommended for patients with heart failure"): a general rule, neither a diagnosis nor its denial.
+ */
+const RULE_POPULATION_BEFORE = /\b(?:indicated|contraindicated|recommended|approved|appropriate|inappropriate|advised|used|effective|safe|studied|beneficial|useful|licensed|labeled|labelled)\s+(?:only\s+)?(?:in|for|with)\s+(?:(?:patients|people|persons|adults|those|anyone|individuals)\s+(?:with|who have)\s+)?$/i;
 const SECTION_HEADER = /^\s*(?:#+\s*)?([A-Za-z][A-Za-z /&-]{1,40}?)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$/;
 const PLAN_SECTIONS = /^(plan|recommendations?|suggestions?|next steps|assessment and plan|assessment ?(?:\/|&) ?plan|a\/p|a&p)$/i;
 const ALLERGY_SECTIONS = /^(allerg(y|ies)|drug allergies|adverse reactions)$/i;
@@ -262,13 +286,10 @@ function claimsOfSentence(text: string, sentence: Sentence, vocab: Vocabulary): 
         end = m.end + d.index + d[0].length;
       }
       const window = text.slice(end, Math.min(next, end + 60));
-      for (const [re, perDay] of FREQUENCIES) {
-        const f = re.exec(window);
-        if (f) {
-          claim.frequency = { perDay, text: f[0] };
-          end = Math.max(end, end + f.index + f[0].length);
-          break;
-        }
+      const f = frequencyOf(window);
+      if (f) {
+        claim.frequency = { perDay: f.perDay, text: f.text };
+        end = Math.max(end, end + f.end);
       }
       claim.span.end = end;
       claim.status = medicationStatus(clause, after);
@@ -277,7 +298,15 @@ function claimsOfSentence(text: string, sentence: Sentence, vocab: Vocabulary): 
       // A current medication stated in a plan ("continue metformin") is a fact about the record.
       claim.assertion = hedged && !(claim.status === 'active' && CURRENT.test(clause) && !HEDGE.test(clause)) ? 'plan' : 'fact';
       if (claim.status === 'active' && (REQUEST_AFTER.test(after) || REQUEST_BEFORE.test(clause) && !CURRENT.test(clause.slice(clause.search(REQUEST_BEFORE))))) claim.assertion = 'plan';
-      if (claim.status === 'stopped' && !HEDGE.test(clause) && /\b(stopped|discontinued|held|d\/c)\b/i.test(clause + after)) claim.assertion = 'fact';
+      if (claim.status === 'stopped' && !HEDGE.test(clause) && /\b(stopped|discontinued|held|d\/c|cancell?ed|canceled)\b/i.test(clause + after)) claim.assertion = 'fact';
+      // "Ibuprofen not prescribed", "Ibuprofen declined", "declined ibuprofen": the drug was not given - a claim that
+      // the patient is not on it (supported while no active order exists), never one that they are.
+      const notGiven = claim.status !== 'stopped' ? NOT_GIVEN_AFTER.exec(after) : null;
+      if (notGiven || claim.status !== 'stopped' && NOT_GIVEN_BEFORE.test(clause)) {
+        claim.negated = true;
+        // A decision stated flatly is a fact about the record; a judgement ("not indicated") or a hedge is advice.
+        claim.assertion = notGiven?.groups?.decision && !HEDGE.test(clause) ? 'fact' : notGiven?.groups?.advice ? 'plan' : claim.assertion;
+      }
       out.push(claim);
       continue;
     }
@@ -288,6 +317,12 @@ function claimsOfSentence(text: string, sentence: Sentence, vocab: Vocabulary): 
       const claim = base(m, 'condition');
       claim.negated = negated;
       claim.assertion = HEDGE.test(clause) && !/\bhistory of\b/i.test(clause) ? 'plan' : 'fact';
+      // "SGLT2 inhibitor not indicated in type 1 diabetes": the condition is the population of a rule; the negation
+      // belongs to "indicated". Neither a diagnosis nor its denial.
+      if (RULE_POPULATION_BEFORE.test(text.slice(sentence.start, m.start))) {
+        claim.negated = false;
+        claim.assertion = 'plan';
+      }
       const lat = laterality(text, sentence, m);
       if (lat) claim.laterality = lat;
       out.push(claim);
@@ -303,11 +338,34 @@ function claimsOfSentence(text: string, sentence: Sentence, vocab: Vocabulary): 
   return out;
 }
 
-/** Administrations per day named in a sig or note text (0 = as needed), or undefined. */
-export function frequencyOf(text: string): { perDay: number; text: string } | undefined {
-  for (const [re, perDay] of FREQUENCIES) {
+/**
+ * Administrations per day named in a sig or note text (0 = as needed), with the words that say it and where they end,
+ * or undefined. "As needed" wins (a note's "every 6 hours as needed" states a PRN drug); otherwise the shared sig
+ * reader (graders/lib/dose/frequency.ts: "3 times a day", "every other day", "q12h", ranges), then the local table
+ * for phrasings it does not read ("per week").
+ */
+export function frequencyOf(text: string): { perDay: number; text: string; end: number } | undefined {
+  const prn = FREQUENCIES[0][0].exec(text);
+  if (prn) return { perDay: 0, text: prn[0], end: prn.index + prn[0].length };
+  const perDay = frequencyFromText(text);
+  if (perDay !== undefined) {
+    // The phrase's extent: the shortest prefix that reads the same, then the shortest suffix of that prefix.
+    let end = text.length;
+    for (const w of text.matchAll(/\S+/g)) {
+      // Trailing punctuation ends the sentence, not the phrase ("twice daily." -> "twice daily").
+      const at = w.index! + w[0].replace(/[.,;:!?)]+$/, '').length;
+      if (at > w.index! && frequencyFromText(text.slice(0, at)) === perDay) { end = at; break; }
+    }
+    let start = 0;
+    for (const w of text.slice(0, end).matchAll(/\S+/g)) {
+      if (frequencyFromText(text.slice(w.index!, end)) !== perDay) break;
+      start = w.index!;
+    }
+    return { perDay, text: text.slice(start, end), end };
+  }
+  for (const [re, n] of FREQUENCIES) {
     const f = re.exec(text);
-    if (f) return { perDay, text: f[0] };
+    if (f) return { perDay: n, text: f[0], end: f.index + f[0].length };
   }
   return undefined;
 }
@@ -324,7 +382,7 @@ function isNegated(clause: string): boolean {
 }
 
 function medicationStatus(clause: string, after: string): NonNullable<Claim['status']> {
-  if (STOPPED_AFTER.test(after)) return 'stopped';
+  if (STOPPED_AFTER.test(after) || STOPPED_AFTER_PRODUCT.test(after)) return 'stopped';
   let best: { at: number; status: NonNullable<Claim['status']> } | undefined;
   for (const [re, status] of MED_STATUS) {
     const r = new RegExp(re.source, 'gi');

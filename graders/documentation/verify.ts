@@ -4,8 +4,11 @@
 // resources is judged on what it cites: a cited resource must exist and support the claim.
 import type { AllergyIntolerance, CodeableConcept, Condition, MedicationRequest, Observation, Resource, ServiceRequest } from '@medplum/fhirtypes';
 import { PatientChart, clinicalTime, isVoid, refOf, timeMillis } from '../../resources/evidence/chart.ts';
-import { readTermsFile, SNOMED, type Vocabulary } from '../../resources/evidence/vocabulary.ts';
-import { extractClaims, frequencyOf, type Claim } from './claims.ts';
+import { readTermsFile, RXNORM, SNOMED, type Vocabulary } from '../../resources/evidence/vocabulary.ts';
+import { drugIngredients } from '../lib/drugs.ts';
+import { medicationOf, orderDose, orderTimesPerDay } from '../lib/medications.ts';
+import { matchesOrderGroup, ORDER_GROUPS, type OrderGroup } from '../lib/order-groups.ts';
+import { extractClaims, type Claim } from './claims.ts';
 import { sameDate } from './dates.ts';
 import { canonicalUnit, convertValue, unitKey } from './units.ts';
 
@@ -216,33 +219,53 @@ function matchesConcept(concept: CodeableConcept | undefined, claim: Claim, voca
   return claim.concept.display !== 'any drug allergy' && mentions(concept, claim.concept.display);
 }
 
-function orderDose(mr: MedicationRequest): { value: number; unit: string } | undefined {
-  const q = mr.dosageInstruction?.[0]?.doseAndRate?.[0]?.doseQuantity;
-  if (q?.value !== undefined) return { value: q.value, unit: q.code ?? q.unit ?? '' };
-  const text = `${mr.medicationCodeableConcept?.text ?? ''} ${mr.medicationCodeableConcept?.coding?.[0]?.display ?? ''} ${mr.dosageInstruction?.[0]?.text ?? ''}`;
-  const m = /(\d+(?:\.\d+)?)\s*(mg|mcg|ug|g|units?)\b/i.exec(text);
-  return m ? { value: Number(m[1]), unit: m[2] } : undefined;
+/**
+ * A drug order that never stood: entered in error. A cancelled or revoked order is a real stop (agents and EHRs
+ * cancel an order to discontinue it), so "naproxen discontinued" is borne out by it and "on naproxen" is not.
+ */
+function voidOrder(o: MedicationRequest): boolean {
+  return isVoid(o) && o.status !== 'cancelled' && (o.status as string) !== 'revoked';
 }
 
+/** The drug of a medication order or statement: its concept, or the code of the contained Medication it references. */
+function drugConcept(o: MedicationRequest): CodeableConcept | undefined {
+  return medicationOf(o).concept;
+}
+
+/**
+ * Does the order give the claimed drug? By code (the vocabulary expands SCDs and brands to their ingredients), else
+ * by the ingredients its text and displays name ("Jardiance 10 mg tablet", "empagliflozin 10 mg tablet" with no code).
+ */
+function orderGivesDrug(o: MedicationRequest, claim: Claim, vocab: Vocabulary): boolean {
+  const concept = drugConcept(o);
+  if (matchesConcept(concept, claim, vocab)) return true;
+  const codes = new Set(claim.concept.codes);
+  return drugIngredients(concept).some((rxcui) => codes.has(`${RXNORM}|${rxcui}`));
+}
+
+/**
+ * The order's administrations per day as a note states them: an as-needed order is "as needed" (0), whatever its
+ * maximum frequency; otherwise the shared reading of timing and sig (graders/lib/dose/frequency.ts).
+ */
 function orderPerDay(mr: MedicationRequest): number | undefined {
   const d = mr.dosageInstruction?.[0];
   if (!d) return undefined;
-  if (d.asNeededBoolean || d.timing?.code?.coding?.some((c) => c.code === 'PRN')) return 0;
-  const r = d.timing?.repeat;
-  if (r?.frequency !== undefined) {
-    const period = r.period ?? 1;
-    const days = { s: 1 / 86400, min: 1 / 1440, h: 1 / 24, d: 1, wk: 7, mo: 30, a: 365 }[r.periodUnit ?? 'd'] ?? 1;
-    return r.frequency / (period * days);
-  }
-  const code = d.timing?.code?.coding?.[0]?.code;
-  const byCode: Record<string, number> = { QD: 1, BID: 2, TID: 3, QID: 4, AM: 1, PM: 1, QOD: 0.5, WK: 1 / 7 };
-  if (code && byCode[code] !== undefined) return byCode[code];
-  return d.text ? frequencyOf(d.text)?.perDay : undefined;
+  if (d.asNeededBoolean || d.asNeededCodeableConcept || d.timing?.code?.coding?.some((c) => c.code?.toUpperCase() === 'PRN')) return 0;
+  return orderTimesPerDay(mr);
+}
+
+/**
+ * The dose per administration of the claimed drug (a count of tablets times the product's strength: "2 tablets" of
+ * metformin 500 mg is 1000 mg; for a combination product, the claimed ingredient's share).
+ */
+function claimedDose(claim: Claim, mr: MedicationRequest): { value: number; unit: string } | undefined {
+  const ingredients = [claim.concept.display.toLowerCase(), ...claim.concept.codes.filter((c) => c.startsWith(`${RXNORM}|`)).map((c) => c.split('|')[1])];
+  return orderDose(mr, { ingredients });
 }
 
 function doseMatches(claim: Claim, mr: MedicationRequest): boolean {
   if (claim.dose) {
-    const d = orderDose(mr);
+    const d = claimedDose(claim, mr);
     if (d) {
       const c = convertValue(d.value, d.unit, claim.dose.unit);
       if (c !== undefined && Math.abs(c - claim.dose.value) > 1e-6 * Math.max(1, c)) return false;
@@ -272,7 +295,7 @@ function medicationState(o: MedicationRequest, asOf: number | undefined): 'curre
 function verifyMedication(claim: Claim, chart: PatientChart, vocab: Vocabulary, options: VerifyOptions): Outcome {
   const asOf = options.asOf ? Date.parse(options.asOf) : undefined;
   const orders = [...chart.ofType<MedicationRequest>('MedicationRequest'), ...chart.ofType<MedicationRequest>('MedicationStatement' as 'MedicationRequest')]
-    .filter((o) => !isVoid(o) && matchesConcept(o.medicationCodeableConcept, claim, vocab) && medicationState(o, asOf) !== 'later');
+    .filter((o) => !voidOrder(o) && orderGivesDrug(o, claim, vocab) && medicationState(o, asOf) !== 'later');
   const current = orders.filter((o) => medicationState(o, asOf) === 'current');
   const past = orders.filter((o) => medicationState(o, asOf) === 'past');
   const name = claim.concept.display;
@@ -290,7 +313,7 @@ function verifyMedication(claim: Claim, chart: PatientChart, vocab: Vocabulary, 
   const fitting = current.filter((o) => doseMatches(claim, o));
   if (fitting.length) return { verdict: 'supported', supporting: fitting, related: orders, conflicting: [], reason: `active ${name} order${claim.dose ? ` ${claim.dose.value} ${claim.dose.unit}` : ''}` };
   if (current.length) {
-    const d = orderDose(current[0]);
+    const d = claimedDose(claim, current[0]);
     return { verdict: plan('contradicted'), supporting: [], related: orders, conflicting: current, reason: `the active ${name} order is ${d ? `${d.value} ${d.unit}` : 'a different dose'}${orderPerDay(current[0]) !== undefined ? `, ${orderPerDay(current[0])}x/day` : ''}` };
   }
   if (past.length) return { verdict: plan('contradicted'), supporting: [], related: orders, conflicting: past, reason: `${name} was ${past[0].status} (no active order)` };
@@ -358,14 +381,27 @@ function verifyAllergy(claim: Claim, chart: PatientChart, vocab: Vocabulary): Ou
   return { verdict: factOrPlan(claim, 'unsupported'), supporting: [], related: [], conflicting: [], reason: `no allergy to ${name} recorded` };
 }
 
+/**
+ * The order intents (graders/lib/order-groups.ts) a claimed test or procedure belongs to: "UACR ordered" is borne out
+ * by an order coded 9318-7 or 32294-1 as well as 14959-1, or by a text-only "urine albumin/creatinine ratio";
+ * "potassium ordered" by a BMP. A claim naming a panel uses a group only when its code belongs to that group alone:
+ * the BMP is in the potassium and the renal-function groups, and a lone potassium order is not a BMP.
+ */
+function orderGroupsOf(claim: Claim): OrderGroup[] {
+  const codes = new Set(claim.concept.codes);
+  const groups = Object.values(ORDER_GROUPS).filter((g: OrderGroup) => g.codes.some((set) => set.codes.some((c) => codes.has(`${set.system}|${c}`))));
+  return claim.concept.kind === 'panel' && groups.length > 1 ? [] : groups;
+}
+
 function verifyOrder(claim: Claim, chart: PatientChart, vocab: Vocabulary): Outcome {
   const requests = chart.ofType<ServiceRequest>('ServiceRequest').filter((s) => !isVoid(s));
+  const groups = claim.concept.kind === 'specialty' ? [] : orderGroupsOf(claim);
   const matching = requests.filter((s) => {
     if (claim.concept.kind === 'specialty') {
       const codes = new Set(claim.concept.codes);
       return [...vocab.expandCodings(s.performerType?.coding)].some((c) => codes.has(c)) || mentions(s.code, claim.concept.display) || mentions(s.performerType, claim.concept.display);
     }
-    return matchesConcept(s.code, claim, vocab);
+    return matchesConcept(s.code, claim, vocab) || groups.some((g) => matchesOrderGroup(s, g));
   });
   const name = claim.concept.display;
   if (matching.length) return { verdict: 'supported', supporting: matching, related: matching, conflicting: [], reason: `${claim.concept.kind === 'specialty' ? `referral to ${name}` : `${name} order`} in the chart` };
