@@ -1,25 +1,16 @@
 // Grader: the oncologic facts (breast cancer Condition onset, biopsy pathology conclusion), the latest hemoglobin and
-// creatinine and the active medications come from the variant's chart; the note must state them (covers, findNote)
-// and contradict nothing (grounded); no routine tumor markers or staging scans (ASCO 2013 follow-up guideline).
-import type { Condition, DiagnosticReport, DocumentReference, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
+// creatinine and the active medications come from the variant's chart; the note must state them (covers) and
+// contradict nothing (grounded); no routine tumor markers or staging scans (ASCO 2013 follow-up guideline), and the
+// note is read for its direction: against routine markers/scans, for annual mammography unless both breasts are gone.
+import type { Condition, DiagnosticReport, DocumentReference, MedicationRequest, Observation, Procedure, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
 import {
-  allOf, answerField, codingsOf, createdResources, describeConcept, fail, fetchedAll, findNote, inCodeSet, latestObservation, LOINC, matchOf, matchYesNo,
-  SNOMED, verdict, writesOnlyFor, writtenResources,
+  allOf, answerField, codingsOf, createdResources, dateMatches, datesIn, describeConcept, fail, fetchedAll, inCodeSet, latestObservation, matchDate, matchOf,
+  matchYesNo, mentionsIn, noteText, readDirection, verdict, writtenResources, type Match,
 } from '../../../graders/lib/index.ts';
 import { chartFromFhir, covers, grounded, keyFactOf } from '../../../graders/documentation/index.ts';
-
-const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
-export const BREAST_CANCER = [{ system: SNOMED, codes: ['254837009'] }];
-export const HEMOGLOBIN = [{ system: LOINC, codes: ['718-7'] }, { system: FLOWSHEET, codes: ['HGB'] }];
-export const CREATININE = [{ system: LOINC, codes: ['2160-0', '38483-4'] }, { system: FLOWSHEET, codes: ['CREAT'] }];
-/** Tumor markers (LOINC: CA 15-3, CA 27.29, CEA) and staging scans (SNOMED: PET, CT, PET/CT, bone scan). */
-const MARKER_OR_SCAN = [
-  { system: LOINC, codes: ['6875-9', '17842-6', '2039-6', '83098-4'] },
-  { system: SNOMED, codes: ['82918005', '77477000', '450436003', '41747008', '418272005', '169069000'] },
-];
-const MARKER_OR_SCAN_WORDS = /\b(ca ?15-3|ca ?27[.-]29|cea|carcinoembryonic|tumou?r marker|pet|positron|ct|computed tomography|cat scan|bone scan|scintigraph)\b/i;
+import { BILATERAL_MASTECTOMY_WORDS, BREAST_CANCER, CREATININE, HEMOGLOBIN, MAMMOGRAPHY, MARKER_OR_SCAN, MARKER_OR_SCAN_WORDS, MARKERS_AND_SCANS } from './facts.ts';
 
 export interface Facts {
   condition: Condition;
@@ -32,6 +23,8 @@ export interface Facts {
   hemoglobin: Observation;
   creatinine: Observation;
   meds: MedicationRequest[];
+  /** Both breasts removed: no mammography. */
+  bilateralMastectomy?: Procedure;
 }
 
 const receptor = (text: string, name: string): 'positive' | 'negative' | undefined => {
@@ -57,7 +50,9 @@ export async function facts(fhir: FhirClient, patient: string): Promise<Facts | 
   if (!er || !pr || !her2 || !histology || !hemoglobin?.valueQuantity || !creatinine?.valueQuantity) return undefined;
   const meds = (await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active', _count: 1000 }))
     .filter((o) => o.status === 'active' && o.intent !== 'plan');
-  return { condition, pathology, histology, ...(grade ? { grade } : {}), er, pr, her2, hemoglobin, creatinine, meds };
+  const bilateralMastectomy = (await fhir.search<Procedure>('Procedure', { patient, _count: 1000 })).find((p) => p.status === 'completed'
+    && BILATERAL_MASTECTOMY_WORDS.some((w) => [p.code?.text, ...codingsOf(p.code).map((c) => c.display)].join(' ').toLowerCase().includes(w)));
+  return { condition, pathology, histology, ...(grade ? { grade } : {}), er, pr, her2, hemoglobin, creatinine, meds, ...(bilateralMastectomy ? { bilateralMastectomy } : {}) };
 }
 
 export async function select({ fhir, patient }: SelectContext): Promise<boolean> {
@@ -69,6 +64,31 @@ export const onsetDate = (c: Condition) => (c.onsetDateTime ?? c.recordedDate ??
 /** Agent-written notes: current DocumentReferences created for the patient, latest last. */
 const notes = (ctx: GraderContext) => createdResources<DocumentReference>(ctx.changes, 'DocumentReference')
   .filter((d) => d.subject?.reference === `Patient/${ctx.patient}` && d.status === 'current');
+
+/** The part of a note under its first Plan/Recommendations heading, or '' without one. */
+function recommendationPart(text: string): string {
+  const heading = /^\s*[-*]?\s*(?:plan|recommendations?|advice)\b[^\n]*$/im.exec(text);
+  return heading ? text.slice(heading.index) : '';
+}
+
+/**
+ * The note's direction about a subject: 'for' needs a recommendation and no outright advice against; 'against' needs
+ * advice against and no outright recommendation; 'not-for' only forbids an outright recommendation.
+ */
+function advises(text: string, subject: string[], expected: 'for' | 'against' | 'not-for', what: string): Match {
+  const reading = readDirection(text, subject);
+  // A verbless item under a Plan/Recommendations heading ("- Annual mammography.") is a recommendation of it.
+  const listed = expected === 'for' && reading.statements.every((s) => s.direction !== 'against') && mentionsIn(recommendationPart(text), subject).length > 0;
+  const shown = reading.statements.map((s) => `${s.direction}${s.strong ? '' : ' (weak)'}: "${s.text.slice(0, 100)}" (${s.why})`);
+  const strongFor = reading.statements.filter((s) => s.strong && s.direction === 'recommend');
+  const strongAgainst = reading.statements.filter((s) => s.strong && s.direction === 'against');
+  const has = (d: 'recommend' | 'against') => reading.statements.some((s) => s.direction === d);
+  const bad = expected === 'for' ? (!has('recommend') && !listed) || (strongAgainst.length > 0 && strongFor.length === 0)
+    : expected === 'against' ? !has('against') || strongFor.length > 0
+      : strongFor.length > 0;
+  const want = expected === 'for' ? `recommend ${what}` : expected === 'against' ? `advise against ${what}` : `not recommend ${what}`;
+  return matchOf(bad ? [`the note should ${want}; it reads ${reading.direction}`, ...shown] : [], [`the note ${expected === 'for' ? 'recommends' : 'does not recommend'} ${what}`, ...shown]);
+}
 
 const bindingError = () => fail('the chart lacks the breast cancer, pathology or labs (binding error)');
 
@@ -88,17 +108,17 @@ export const checks: Record<string, Check> = {
     if (!f) return bindingError();
     const mismatches: string[] = [];
     const said = (name: string) => String(answerField(answer, name) ?? '').trim().toLowerCase();
-    const date = said('diagnosed');
-    if (date.slice(0, 10) !== onsetDate(f.condition)) mismatches.push(`expected diagnosis date ${onsetDate(f.condition)}, the answer gives ${JSON.stringify(date)}`);
     for (const [name, expected] of [['er', f.er], ['pr', f.pr], ['her2', f.her2]] as const) {
       const value = said(name);
-      const got = /^(positive|pos|\+|true)$/.test(value) ? 'positive' : /^(negative|neg|-|false)$/.test(value) ? 'negative' : value;
+      const got = /^(positive|pos|\+|true|yes)$/.test(value) ? 'positive' : /^(negative|neg|-|false|no)$/.test(value) ? 'negative' : value;
       if (got !== expected) mismatches.push(`expected ${name.toUpperCase()} ${expected}, the answer gives ${JSON.stringify(value)}`);
     }
+    // A JSON "false" next to prose that recommends the test fails (the field must agree with the answer's text).
     return verdict(allOf(
-      matchOf(mismatches, [`pathology: ${f.pathology.conclusion}; diagnosed ${onsetDate(f.condition)}`]),
-      matchYesNo(answer, false, { fields: ['tumorMarkers'], yes: ['order tumor markers'], no: ['not recommended', 'not indicated'] }),
-      matchYesNo(answer, false, { fields: ['petCt', 'petCT', 'pet'], yes: ['order pet'], no: ['not recommended', 'not indicated'] }),
+      matchDate(answer, onsetDate(f.condition), { fields: ['diagnosed'] }),
+      matchOf(mismatches, [`pathology: ${f.pathology.conclusion}`]),
+      matchYesNo(answer, false, { fields: ['tumorMarkers'], yes: ['order tumor markers'], no: ['not recommended', 'not indicated'], subject: ['tumor markers', 'tumor marker', 'CA 27.29', 'CEA'] }),
+      matchYesNo(answer, false, { fields: ['petCt', 'petCT', 'pet'], yes: ['order pet'], no: ['not recommended', 'not indicated'], subject: ['PET/CT', 'PET-CT', 'PET', 'PET scan'] }),
     ));
   },
   no_routine_markers_or_scans: ({ changes }) => {
@@ -110,10 +130,29 @@ export const checks: Record<string, Check> = {
   note_pathology: async (ctx) => {
     const f = await facts(ctx.fhir, ctx.patient);
     if (!f) return bindingError();
-    const status = (name: string, value: string) => value === 'positive' ? [`${name} positive`, `${name}+`, `${name}-positive`] : [`${name} negative`, `${name}-negative`, `${name}-`];
-    const mustMention: (string | string[])[] = [f.histology.toLowerCase(), status('ER', f.er), status('PR', f.pr), status('HER2', f.her2), onsetDate(f.condition), 'mammogra'];
-    if (f.grade) mustMention.push([`grade ${f.grade}`, `grade: ${f.grade}`]);
-    return verdict(findNote(notes(ctx), { patient: ctx.patient, status: ['current'], mustMention }));
+    const note = notes(ctx).at(-1);
+    if (!note) return fail('no current DocumentReference was written for the patient');
+    const text = noteText(note);
+    const missing: string[] = [];
+    const abbreviation = /ductal/i.test(f.histology) ? 'idc' : /lobular/i.test(f.histology) ? 'ilc' : undefined;
+    if (!text.toLowerCase().includes(f.histology.toLowerCase()) && !(abbreviation && new RegExp(`\\b${abbreviation}\\b`, 'i').test(text))) missing.push(`histology (${f.histology})`);
+    for (const [name, long, value] of [['ER', 'estrogen receptor', f.er], ['PR', 'progesterone receptor', f.pr], ['HER2', 'HER2/neu', f.her2]] as const) {
+      const sign = value === 'positive' ? '(?:positive|pos\\b|\\+)' : '(?:negative|neg\\b|-(?![a-z]))';
+      if (!new RegExp(`(?:\\b${name}|${long.replace('/', '\\/')})[\\s:-]*${sign}`, 'i').test(text)) missing.push(`${name} ${value}`);
+    }
+    if (f.grade && !new RegExp(`grade[\\s:]*(?:${f.grade}|${['', 'I', 'II', 'III'][Number(f.grade)]})\\b`, 'i').test(text)) missing.push(`grade ${f.grade}`);
+    if (!datesIn(text).some((d) => dateMatches(d, onsetDate(f.condition), 'month'))) missing.push(`diagnosis date ${onsetDate(f.condition)}`);
+    return verdict(matchOf(missing.map((m) => `the note does not state the ${m}`), [`pathology: ${f.pathology.conclusion}; diagnosed ${onsetDate(f.condition)}`]));
+  },
+  surveillance_direction: async (ctx) => {
+    const f = await facts(ctx.fhir, ctx.patient);
+    if (!f) return bindingError();
+    const note = notes(ctx).at(-1);
+    if (!note) return fail('no current DocumentReference was written for the patient');
+    const text = noteText(note);
+    return verdict(allOf(advises(text, MARKERS_AND_SCANS, 'against', 'routine tumor markers and PET/CT or other scans'),
+      f.bilateralMastectomy ? advises(text, MAMMOGRAPHY, 'not-for', `mammography (after ${describeConcept(f.bilateralMastectomy.code)}, Procedure/${f.bilateralMastectomy.id})`)
+        : advises(text, MAMMOGRAPHY, 'for', 'annual mammography')));
   },
   note_covers_key_facts: async (ctx): Promise<CheckResult> => {
     const note = notes(ctx).at(-1);
@@ -131,10 +170,5 @@ export const checks: Record<string, Check> = {
     const note = notes(ctx).at(-1);
     if (!note) return fail('no current DocumentReference was written for the patient');
     return grounded(note, await chartFromFhir(ctx.fhir, ctx.patient), { asOf: ctx.now, maxUnsupported: 0 });
-  },
-  writes_scoped: ({ patient, changes }) => {
-    if (changes.length === 0) return fail('nothing was written (the consult note is missing)');
-    const changed = changes.filter((c) => c.action !== 'created').map((c) => `${c.action} ${c.type}/${c.id}: existing records were not to be changed`);
-    return verdict(allOf(writesOnlyFor(changes, patient), matchOf(changed)));
   },
 };
