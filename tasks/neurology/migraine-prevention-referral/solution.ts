@@ -1,8 +1,9 @@
 // Reference solution: read the problem list, meds and allergies; choose topiramate 25 mg nightly unless pregnant,
-// else propranolol unless asthma or a beta-blocker, else amitriptyline; refer to neurology (AHS 2021).
+// else propranolol unless asthma or a beta-blocker, else amitriptyline; refer to neurology with the reason (AHS 2021).
 import type { Condition, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { inCodeSet, SNOMED } from '../../../graders/lib/index.ts';
+import { classesOfOrder } from '../../../graders/lib/index.ts';
+import { ASTHMA, BETA_BLOCKER_CLASS, PREGNANCY } from './facts.ts';
 
 const rx = (code: string, name: string) => ({ coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code, display: name }], text: name });
 
@@ -21,11 +22,11 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   await fhir.search('DocumentReference', { patient, _sort: '-date', _count: 3 });
   await fhir.search('ServiceRequest', { patient, category: 'http://snomed.info/sct|386053000' });
 
-  const hasProblem = (code: string) => problems.some((c) => inCodeSet(c.code, [{ system: SNOMED, codes: [code] }]));
-  const onBeta = active.some((o) => /olol/i.test(o.medicationCodeableConcept?.text ?? ''));
+  const hasProblem = (set: typeof ASTHMA) => problems.some((c) => (c.code?.coding ?? []).some((x) => set.some((s) => s.system === x.system && s.codes.includes(x.code ?? ''))));
+  const onBeta = active.some((o) => classesOfOrder(o).includes(BETA_BLOCKER_CLASS) || /timolol/i.test(o.medicationCodeableConcept?.text ?? ''));
   let choice: { code: string; name: string; dose: number; sig: string; why: string };
-  if (!hasProblem('77386006')) choice = { code: '38404', name: 'topiramate', dose: 25, sig: 'Take 25 mg by mouth at bedtime; increase by 25 mg weekly toward 50 mg twice daily as tolerated', why: 'first-line (level A); not pregnant' };
-  else if (!hasProblem('195967001') && !onBeta) choice = { code: '8787', name: 'propranolol', dose: 40, sig: 'Take 40 mg by mouth once daily', why: 'level A; no asthma' };
+  if (!hasProblem(PREGNANCY)) choice = { code: '38404', name: 'topiramate', dose: 25, sig: 'Take 25 mg by mouth at bedtime; increase by 25 mg weekly toward 50 mg twice daily as tolerated', why: 'first-line (level A); not pregnant' };
+  else if (!hasProblem(ASTHMA) && !onBeta) choice = { code: '8787', name: 'propranolol', dose: 40, sig: 'Take 40 mg by mouth once daily', why: 'level A; no asthma' };
   else choice = { code: '704', name: 'amitriptyline', dose: 10, sig: 'Take 10 mg by mouth at bedtime', why: 'level B; avoids beta-blocker and teratogens' };
 
   await fhir.create<MedicationRequest>({
