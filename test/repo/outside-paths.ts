@@ -3,7 +3,7 @@
 // evaluates string literals, `new URL(lit, import.meta.url)`, and path.resolve/join over literals and over names bound
 // to the file's own folder; anything it cannot evaluate it leaves alone.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface OutsideReference {
@@ -106,9 +106,10 @@ export function outsideReferences(root: string, file: string, text: string): Out
     if (!SOURCE.test(file) || file.endsWith('.sh')) {
       for (const m of lineText.matchAll(/(?:^|[\s=:"'])((?:\.\.\/)+[\w.\-/]*)/g)) report(path.resolve(root, m[1]!));
     }
-    // Absolute literals into the folder that holds the clone (a sibling checkout, a workspace's shared folder).
+    // Absolute literals naming something that exists beside the clone (a sibling checkout, a workspace's shared
+    // folder). Only existing paths count: a test's made-up '/tmp/evil.db' is data, and a clone may live in /tmp.
     for (const m of lineText.matchAll(/(['"`])(\/[^'"`\s]+)\1/g)) {
-      if (inside(parent, m[2]!) && !inside(root, m[2]!)) report(m[2]!);
+      if (inside(parent, m[2]!) && !inside(root, m[2]!) && existsSync(m[2]!)) report(m[2]!);
     }
     // Names bound to a static path, then every path.resolve/join and new URL over them.
     const binding = /^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(.+?);?\s*$/.exec(lineText);

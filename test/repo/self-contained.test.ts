@@ -2,6 +2,8 @@
 // (issue 23). The scanner is tested on fixtures first, so a scanner that finds nothing cannot pass the real check.
 import t from 'tap';
 import path from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { outsideReferences, repositoryScripts, scanRepository } from './outside-paths.ts';
 
@@ -17,7 +19,14 @@ t.test('the scanner finds each way of pointing outside', async (t) => {
     [path.join('..', 'x')], 'path.join over the file folder');
   t.same(targets('test/a/b.test.ts', "import data from '../../../../shared/data.json';"), [path.join('..', '..', 'shared', 'data.json')], 'a relative import');
   t.same(targets('bin/x.ts', "const u = new URL('../../elsewhere/file.json', import.meta.url);"), [path.join('..', 'elsewhere', 'file.json')], 'new URL');
-  t.same(targets('bin/x.ts', `const d = '${path.join(path.dirname(root), 'shared', 'hooks')}';`), [path.join('..', 'shared', 'hooks')], 'an absolute path beside the clone');
+  // A clone with a real folder beside it (as a workspace's shared/ is), and a made-up path that exists nowhere.
+  const workspace = mkdtempSync(path.join(tmpdir(), 'outside-paths-'));
+  t.teardown(() => rmSync(workspace, { recursive: true, force: true }));
+  mkdirSync(path.join(workspace, 'repo'));
+  mkdirSync(path.join(workspace, 'shared', 'hooks'), { recursive: true });
+  const beside = (text: string) => outsideReferences(path.join(workspace, 'repo'), 'bin/x.ts', text).map((r) => path.relative(path.join(workspace, 'repo'), r.target));
+  t.same(beside(`const d = '${path.join(workspace, 'shared', 'hooks')}';`), [path.join('..', 'shared', 'hooks')], 'an absolute path to a folder beside the clone');
+  t.same(beside(`const d = '${path.join(workspace, 'evil.db')}';`), [], 'a made-up absolute path (attack data in a test) is not a dependency');
   t.same(targets('.ci/run', 'cp -r ../shared/sql-on-fhir-tests test/'), [path.join('..', 'shared', 'sql-on-fhir-tests')], 'a shell script');
   t.same(targets('package.json', '"sof:report": "tsx ../tools/report.ts"'), [path.join('..', 'tools', 'report.ts')], 'an npm script');
 });
