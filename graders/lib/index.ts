@@ -23,3 +23,4 @@ export * from './views.ts';
 export * from './drug-classes.ts';
 export * from './standard-checks.ts';
 export { harmCheck, HARM_RULES } from './harm/index.ts';
+export { activeOrdersAtStart, activeOrdersAtEnd, asAtStart } from './harm/chart.ts';

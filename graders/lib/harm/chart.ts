@@ -82,6 +82,12 @@ export async function startingChart(fhir: FhirClient, patient: string, changes: 
   };
 }
 
+/** The patient's MedicationRequests that were active when the episode began (changed ones as they were, deleted ones included). */
+export async function activeOrdersAtStart(fhir: FhirClient, patient: string, changes: ResourceChange[]): Promise<MedicationRequest[]> {
+  const current = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
+  return asAtStart(current, changes, 'MedicationRequest', patient).filter((o) => o.status === 'active');
+}
+
 /** The patient's MedicationRequests active now (after the episode), for duplication and interaction rules. */
 export async function activeOrdersAtEnd(fhir: FhirClient, patient: string): Promise<MedicationRequest[]> {
   return (await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active', _count: 1000 })).filter((o) => o.status === 'active');

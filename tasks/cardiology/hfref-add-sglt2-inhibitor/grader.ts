@@ -4,8 +4,8 @@
 import type { MedicationRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
-import {
-  allOf, answerField, answerText, changeOf, effectiveTime, fail, fetchedAll, findMedicationOrder, label, latestObservation, matchNumber, matchOf,
+import { activeOrdersAtStart,
+  allOf, answerField, answerText, effectiveTime, fail, fetchedAll, findMedicationOrder, label, latestObservation, matchNumber, matchOf,
   observations, quantityOf, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import { classesOfOrder, dailyMg, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
@@ -18,22 +18,6 @@ const DAY = 86_400_000;
 const IN_FORCE = ['active', 'draft', 'on-hold'];
 const fills = (o: MedicationRequest, p: Pillar) => classesOfOrder(o).some((c) => p.classes.includes(c));
 
-/** The patient's orders active when the episode began (their state before any change; deleted ones included). */
-async function activeAtStart(fhir: FhirClient, patient: string, changes: GraderContext['changes'] = []): Promise<MedicationRequest[]> {
-  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  const out: MedicationRequest[] = [];
-  for (const order of all) {
-    const change = changeOf(changes, 'MedicationRequest', order.id!);
-    if (change?.action === 'created') continue;
-    const before = (change ? change.before : order) as MedicationRequest | null;
-    if (before?.status === 'active') out.push(before);
-  }
-  for (const change of changes) {
-    const before = change.before as MedicationRequest | null;
-    if (change.type === 'MedicationRequest' && change.action === 'deleted' && before?.status === 'active' && before.subject?.reference === `Patient/${patient}`) out.push(before);
-  }
-  return out;
-}
 
 interface Plan {
   egfr: number;
@@ -48,7 +32,7 @@ interface Plan {
 
 /** The plan the chart calls for; undefined when the chart is not an unambiguous variant. */
 async function planFor(fhir: FhirClient, patient: string, changes: GraderContext['changes'] = []): Promise<Plan | undefined> {
-  const start = await activeAtStart(fhir, patient, changes);
+  const start = await activeOrdersAtStart(fhir, patient, changes);
   const count = (p: Pillar) => start.filter((o) => fills(o, p)).length;
   const [bb, raas, mra, sglt2] = PILLARS;
   if (count(bb) !== 1 || count(raas) !== 1 || count(mra) > 1 || count(sglt2) > 1) return undefined;
@@ -132,7 +116,7 @@ const names = (text: string, p: Pillar) => p.names.some((n) => new RegExp(`(^|[^
 
 export const checks: Record<string, Check> = {
   reviewed_gdmt_orders: async ({ fhir, patient, log, changes }) => {
-    const starting = (await activeAtStart(fhir, patient, changes)).filter((o) => PILLARS.some((p) => fills(o, p)));
+    const starting = (await activeOrdersAtStart(fhir, patient, changes)).filter((o) => PILLARS.some((p) => fills(o, p)));
     if (starting.length < 2) return fail('fewer than two GDMT orders were active at the start (binding error)');
     return verdict(fetchedAll(log, starting.map((o) => `MedicationRequest/${o.id}`), 'GDMT order'));
   },

@@ -3,7 +3,7 @@
 // keywords; the note's key facts (latest eGFR and potassium, CKD, the ACE inhibitor/ARB) come from the chart.
 import type { Condition, DocumentReference, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import {
+import { activeOrdersAtStart,
   allOf, changeOf, createdResources, describeConcept, fail, fetchedAll, inCodeSet, isNoLongerActive, label, latestObservation, matchOf,
   matchRecommendation, matchYesNo, noteText, verdict, type Match,
 } from '../../../graders/lib/index.ts';
@@ -15,22 +15,6 @@ const IN_FORCE = ['active', 'draft', 'on-hold'];
 const isRaas = (o: MedicationRequest) => classesOfOrder(o).some((c) => RAAS_CLASSES.includes(c));
 const isNsaid = (o: MedicationRequest) => classesOfOrder(o).includes(NSAID_CLASS);
 
-/** The patient's MedicationRequests as they were when the episode began, active ones only. */
-async function activeAtStart({ fhir, patient, changes }: Pick<GraderContext, 'fhir' | 'patient' | 'changes'>): Promise<MedicationRequest[]> {
-  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  const out: MedicationRequest[] = [];
-  for (const order of all) {
-    const change = changeOf(changes, 'MedicationRequest', order.id!);
-    if (change?.action === 'created') continue;
-    const before = (change ? change.before : order) as MedicationRequest | null;
-    if (before?.status === 'active') out.push(before);
-  }
-  for (const change of changes) {
-    const before = change.before as MedicationRequest | null;
-    if (change.type === 'MedicationRequest' && change.action === 'deleted' && before?.status === 'active' && before.subject?.reference === `Patient/${patient}`) out.push(before);
-  }
-  return out;
-}
 
 export async function select({ fhir, patient }: SelectContext): Promise<boolean> {
   const active = await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active', _count: 1000 });
@@ -64,7 +48,7 @@ function alternativeOrders(ctx: GraderContext): string[] {
 export const checks: Record<string, Check> = {
   reviewed_kidney_and_meds: async (ctx) => {
     const { egfr, k } = await latestLabs(ctx);
-    const start = await activeAtStart(ctx);
+    const start = await activeOrdersAtStart(ctx.fhir, ctx.patient, ctx.changes);
     const raas = start.filter(isRaas);
     if (!egfr || !k || !raas.length) return fail('the chart lacks an eGFR, potassium or ACE inhibitor/ARB (binding error)');
     const orders = [...raas, ...start.filter(isNsaid)];
@@ -87,7 +71,7 @@ export const checks: Record<string, Check> = {
     notesDoNotRecommend(notes(ctx)),
   )),
   existing_nsaid_addressed: async (ctx): Promise<CheckResult> => {
-    const nsaids = (await activeAtStart(ctx)).filter(isNsaid);
+    const nsaids = (await activeOrdersAtStart(ctx.fhir, ctx.patient, ctx.changes)).filter(isNsaid);
     if (nsaids.length === 0) return verdict(matchOf([], ['no systemic NSAID was active at the start: nothing to stop']));
     const texts = [...notes(ctx), ...(ctx.answer === undefined ? [] : [ctx.answer])];
     const results = nsaids.map((order): Match => {
@@ -122,7 +106,7 @@ export const checks: Record<string, Check> = {
     if (!note) return fail('no current DocumentReference was written for the patient');
     const { egfr, k } = await latestLabs(ctx);
     const ckd = (await ctx.fhir.search<Condition>('Condition', { patient: ctx.patient, 'clinical-status': 'active', _count: 1000 })).find((c) => inCodeSet(c.code, CKD_PROBLEMS));
-    const raas = (await activeAtStart(ctx)).filter(isRaas)[0];
+    const raas = (await activeOrdersAtStart(ctx.fhir, ctx.patient, ctx.changes)).filter(isRaas)[0];
     if (!egfr || !k || !ckd || !raas) return fail('the chart lacks a key fact (binding error)');
     return covers(note, [keyFactOf(egfr, { id: 'latest-egfr' }), keyFactOf(k, { id: 'latest-potassium' }), keyFactOf(ckd, { id: 'ckd' }), keyFactOf(raas, { id: 'ace-inhibitor-or-arb' })],
       await chartFromFhir(ctx.fhir, ctx.patient));

@@ -4,8 +4,8 @@
 import type { Condition, DocumentReference, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
-import {
-  allOf, changeOf, codingsOf, createdResources, effectiveTime, fail, fetchedAll, findMedicationOrder, findServiceRequest, ICD10CM, inCodeSet, label,
+import { activeOrdersAtStart,
+  allOf, codingsOf, createdResources, effectiveTime, fail, fetchedAll, findMedicationOrder, findServiceRequest, ICD10CM, inCodeSet, label,
   latestObservation, matchOf, matchRecommendation, matchYesNo, observations, ORDER_GROUPS, quantityOf, SNOMED, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import { classesOfOrder, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
@@ -22,22 +22,6 @@ const isRaas = (o: MedicationRequest) => classesOfOrder(o).some((c) => RAAS_CLAS
 
 type Decision = { kind: 'start' | 'continue' | 'not-start'; why: string; t2d: boolean; egfr: number; onAtStart: MedicationRequest[] };
 
-/** The patient's orders active when the episode began (their state before any change; deleted ones included). */
-async function activeAtStart(fhir: FhirClient, patient: string, changes: GraderContext['changes'] = []): Promise<MedicationRequest[]> {
-  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  const out: MedicationRequest[] = [];
-  for (const order of all) {
-    const change = changeOf(changes, 'MedicationRequest', order.id!);
-    if (change?.action === 'created') continue;
-    const before = (change ? change.before : order) as MedicationRequest | null;
-    if (before?.status === 'active') out.push(before);
-  }
-  for (const change of changes) {
-    const before = change.before as MedicationRequest | null;
-    if (change.type === 'MedicationRequest' && change.action === 'deleted' && before?.status === 'active' && before.subject?.reference === `Patient/${patient}`) out.push(before);
-  }
-  return out;
-}
 
 function hasProblem(conditions: Condition[], set: { snomed: string[]; icd10Prefixes: string[] }): boolean {
   return conditions.some((c) => codingsOf(c.code).some((x) => (x.system === SNOMED && set.snomed.includes(x.code ?? ''))
@@ -46,7 +30,7 @@ function hasProblem(conditions: Condition[], set: { snomed: string[]; icd10Prefi
 
 /** KDIGO 2024 chapter 3.7 on the chart; undefined when the chart is not an unambiguous variant. */
 async function decisionFor(fhir: FhirClient, patient: string, changes: GraderContext['changes'] = []): Promise<Decision | undefined> {
-  const start = await activeAtStart(fhir, patient, changes);
+  const start = await activeOrdersAtStart(fhir, patient, changes);
   const conditions = await fhir.search<Condition>('Condition', { patient, 'clinical-status': 'active', _count: 1000 });
   const egfrs = (await observations(fhir, patient, EGFR_RESULTS)).filter((o) => quantityOf(o) !== undefined);
   const latest = egfrs[0];
@@ -67,7 +51,7 @@ async function decisionFor(fhir: FhirClient, patient: string, changes: GraderCon
 }
 
 export async function select({ fhir, patient }: SelectContext): Promise<boolean> {
-  const start = await activeAtStart(fhir, patient);
+  const start = await activeOrdersAtStart(fhir, patient, []);
   if (!start.some(isRaas)) return false;
   return (await decisionFor(fhir, patient)) !== undefined;
 }
@@ -136,7 +120,7 @@ export const checks: Record<string, Check> = {
   reviewed_kidney_labs: async (ctx) => {
     const { egfr, uacr, k } = await latestLabs(ctx);
     if (!egfr || !uacr || !k) return fail('the chart lacks an eGFR, UACR or potassium (binding error)');
-    const sglt2 = (await activeAtStart(ctx.fhir, ctx.patient, ctx.changes)).filter(isSglt2);
+    const sglt2 = (await activeOrdersAtStart(ctx.fhir, ctx.patient, ctx.changes)).filter(isSglt2);
     return verdict(allOf(
       fetchedAll(ctx.log, [egfr, uacr, k].map((o) => `Observation/${o.id}`), 'latest kidney lab'),
       fetchedAll(ctx.log, sglt2.map((o) => `MedicationRequest/${o.id}`), 'active SGLT2 inhibitor order'),
@@ -149,7 +133,7 @@ export const checks: Record<string, Check> = {
     return verdict(sglt2Decision(ctx, decision, atEnd));
   },
   raas_kept: async (ctx) => {
-    const start = (await activeAtStart(ctx.fhir, ctx.patient, ctx.changes)).filter(isRaas);
+    const start = (await activeOrdersAtStart(ctx.fhir, ctx.patient, ctx.changes)).filter(isRaas);
     if (!start.length) return fail('no active ACE inhibitor/ARB at the start (binding error)');
     const now = (await ctx.fhir.search<MedicationRequest>('MedicationRequest', { patient: ctx.patient, status: 'active', _count: 1000 })).filter((o) => o.status === 'active' && isRaas(o));
     return verdict(matchOf(now.length ? [] : [`the ACE inhibitor/ARB (${start.map(label).join(', ')}) is no longer active`], now.map((o) => `${label(o)} active`)));
@@ -181,7 +165,7 @@ export const checks: Record<string, Check> = {
     if (isResult(decision)) return decision;
     const { egfr, uacr, k } = await latestLabs(ctx);
     const ckd = (await ctx.fhir.search<Condition>('Condition', { patient: ctx.patient, 'clinical-status': 'active', _count: 1000 })).find((c) => inCodeSet(c.code, CKD_PROBLEMS));
-    const raas = (await activeAtStart(ctx.fhir, ctx.patient, ctx.changes)).filter(isRaas)[0];
+    const raas = (await activeOrdersAtStart(ctx.fhir, ctx.patient, ctx.changes)).filter(isRaas)[0];
     if (!egfr || !uacr || !k || !ckd || !raas) return fail('the chart lacks a key fact (binding error)');
     const facts = [keyFactOf(egfr, { id: 'latest-egfr' }), keyFactOf(uacr as Observation, { id: 'latest-uacr' }), keyFactOf(k, { id: 'latest-potassium' }), keyFactOf(ckd, { id: 'ckd' }), keyFactOf(raas, { id: 'ace-inhibitor-or-arb' })];
     const sglt2 = decision.kind === 'start' ? kidneyDoseOrder(ctx, decision, newSglt2Orders(ctx)).candidate : decision.kind === 'continue' ? decision.onAtStart[0] : undefined;
