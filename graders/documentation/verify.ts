@@ -6,7 +6,7 @@ import type { AllergyIntolerance, CodeableConcept, Condition, MedicationRequest,
 import { PatientChart, clinicalTime, isVoid, refOf, timeMillis } from '../../resources/evidence/chart.ts';
 import { readTermsFile, RXNORM, SNOMED, type Vocabulary } from '../../resources/evidence/vocabulary.ts';
 import { drugIngredients } from '../lib/drugs.ts';
-import { medicationOf, orderDose, orderTimesPerDay } from '../lib/medications.ts';
+import { isAsNeeded, medicationOf, orderDose, orderTimesPerDay } from '../lib/medications.ts';
 import { matchesOrderGroup, ORDER_GROUPS, type OrderGroup } from '../lib/order-groups.ts';
 import { extractClaims, type Claim } from './claims.ts';
 import { sameDate } from './dates.ts';
@@ -250,7 +250,7 @@ function orderGivesDrug(o: MedicationRequest, claim: Claim, vocab: Vocabulary): 
 function orderPerDay(mr: MedicationRequest): number | undefined {
   const d = mr.dosageInstruction?.[0];
   if (!d) return undefined;
-  if (d.asNeededBoolean || d.asNeededCodeableConcept || d.timing?.code?.coding?.some((c) => c.code?.toUpperCase() === 'PRN')) return 0;
+  if (isAsNeeded(d)) return 0;
   return orderTimesPerDay(mr);
 }
 

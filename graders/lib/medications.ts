@@ -6,14 +6,14 @@ import type { CodeableConcept, Dosage, Medication, MedicationRequest } from '@me
 import { ingredientsOf } from '../../seed/codes/index.ts';
 import { describeConcept, isMedication, RXNORM } from './codings.ts';
 import { readDose, type DoseOptions, type DoseReading } from './dose/amount.ts';
-import { timesPerDay } from './dose/frequency.ts';
+import { isAsNeeded, timesPerDay } from './dose/frequency.ts';
 import { expectedRoutes, routeOf, type RouteReading } from './dose/route.ts';
 import { medicationNames, type MedicationSource } from './dose/strength.ts';
 import { bestOf, matchOf, type Match } from './match.ts';
 import { checkOneOf, checkPatient, label } from './resources.ts';
 import { convert, withinTolerance } from './units.ts';
 
-export { timesPerDay, frequencyFromText, frequencyOfTiming } from './dose/frequency.ts';
+export { timesPerDay, frequencyFromText, frequencyOfTiming, isAsNeeded } from './dose/frequency.ts';
 export { readDose, doseIn, strengthIn, type DoseOptions, type DoseReading } from './dose/amount.ts';
 export { doseInText } from './dose/sig.ts';
 export { strengthFor, strengthsOf, strengthsInName, type IngredientStrength, type MedicationSource } from './dose/strength.ts';
@@ -139,6 +139,11 @@ function checkRoute(order: MedicationRequest, expected: string[], mismatches: st
 }
 
 /** Administrations per day of an order: concurrent dosages add up ("1 tab in the morning" + "1 tab at night" = 2). */
+/** Whether any of the order's concurrent dosages is taken as needed (PRN). */
+export function orderAsNeeded(order: MedicationRequest): boolean {
+  return concurrentDosages(order).some(isAsNeeded);
+}
+
 export function orderTimesPerDay(order: MedicationRequest): number | undefined {
   let total = 0;
   for (const d of concurrentDosages(order)) {

@@ -107,3 +107,14 @@ export function timesPerDay(dosage: Dosage | undefined): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * An as-needed (PRN) dosage: the asNeeded element, a PRN timing code, or the sig saying so ("as needed", "prn",
+ * "on demand", "as required", a "reliever"/"rescue" inhaler). One reading for graders and the note verifier.
+ */
+export function isAsNeeded(dosage: Dosage | undefined): boolean {
+  if (!dosage) return false;
+  if (dosage.asNeededBoolean || dosage.asNeededCodeableConcept) return true;
+  if (dosage.timing?.code?.coding?.some((c) => c.code?.toUpperCase() === 'PRN')) return true;
+  return /\b(?:as needed|p\.?r\.?n\.?|on[- ]demand|as required|reliever|rescue)\b/i.test(dosage.text ?? '');
+}

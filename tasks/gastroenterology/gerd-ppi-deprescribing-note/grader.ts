@@ -5,7 +5,7 @@
 // note must carry the chart's facts.
 import type { Condition, Dosage, DocumentReference, MedicationRequest } from '@medplum/fhirtypes';
 import type { Check, GraderContext } from '../../../harness/types.ts';
-import {
+import { isAsNeeded,
   allOf, answerProse, changeOf, codingsOf, createdResources, dailyMg, describeConcept, fail, fetchedAll, findNote, inCodeSet, ingredientNamesOf,
   isNoLongerActive, label, latestObservation, matchOf, noteText, orderInClass, quantityOf, readDirection, verdict, type Match,
 } from '../../../graders/lib/index.ts';
@@ -14,9 +14,6 @@ import { DEPRESCRIBING, DEPRESCRIBING_PHRASES, EGFR_RESULTS, GERD, HEMOGLOBIN_RE
 const isPpi = (o: MedicationRequest) => orderInClass(o, PPI_CLASS);
 
 /** As-needed (on-demand) use: the structured flag, or the sig says so. */
-function asNeeded(d: Dosage | undefined): boolean {
-  return !!d?.asNeededBoolean || !!d?.asNeededCodeableConcept || /\b(as needed|prn|on[- ]demand)\b/i.test(d?.text ?? '');
-}
 /** A time-limited course (a taper with an end): bounds with an end or a duration. */
 function timeLimited(d: Dosage | undefined): boolean {
   const r = d?.timing?.repeat;
@@ -25,7 +22,7 @@ function timeLimited(d: Dosage | undefined): boolean {
 /** Scheduled, open-ended PPI use: every dosage neither as-needed nor time-limited. */
 function scheduledOpenEnded(o: MedicationRequest): boolean {
   const ds = o.dosageInstruction?.length ? o.dosageInstruction : [undefined];
-  return ds.every((d) => !asNeeded(d) && !timeLimited(d));
+  return ds.every((d) => !isAsNeeded(d) && !timeLimited(d));
 }
 
 /** The patient's PPI orders active when the episode began (their version before any change). */

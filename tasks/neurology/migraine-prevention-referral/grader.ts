@@ -3,7 +3,7 @@
 // plus a neurology referral that carries its reason. Drugs are recognised by ingredient from any code, brand or text.
 import type { AllergyIntolerance, Condition, MedicationRequest, Patient, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, GraderContext } from '../../../harness/types.ts';
-import {
+import { orderAsNeeded,
   answerText, classesOfOrder, createdResources, dailyMg, describeConcept, drugIngredientNames, fail, fetchedAll, findReferral, inCodeSet, ingredientNamesOf,
   label, matchOf, verdict,
 } from '../../../graders/lib/index.ts';
@@ -18,7 +18,6 @@ const preventiveOf = (o: MedicationRequest) => PREVENTIVES.find((p) => ingredien
 
 const IN_FORCE = ['active', 'draft', 'on-hold'];
 const newOrders = (ctx: GraderContext) => createdResources<MedicationRequest>(ctx.changes, 'MedicationRequest').filter((o) => IN_FORCE.includes(o.status));
-const asNeeded = (o: MedicationRequest) => (o.dosageInstruction ?? []).some((d) => d.asNeededBoolean || d.asNeededCodeableConcept);
 
 async function activeProblems(ctx: GraderContext): Promise<Condition[]> {
   const all = await ctx.fhir.search<Condition>('Condition', { patient: ctx.patient, 'clinical-status': 'active', _count: 1000 });
@@ -43,8 +42,8 @@ export const checks: Record<string, Check> = {
     for (const o of orders) {
       const p = preventiveOf(o);
       const perDay = dailyMg(o);
-      seen.push(`${label(o)}: ${describeConcept(o.medicationCodeableConcept)}, ${perDay ?? '?'} mg/day, ${asNeeded(o) ? 'PRN' : 'scheduled'}`);
-      if (!p || asNeeded(o)) continue;
+      seen.push(`${label(o)}: ${describeConcept(o.medicationCodeableConcept)}, ${perDay ?? '?'} mg/day, ${orderAsNeeded(o) ? 'PRN' : 'scheduled'}`);
+      if (!p || orderAsNeeded(o)) continue;
       if (!p.perDay) return verdict(matchOf([], [`${p.ingredient} (${p.evidence})`, ...seen]));
       if (perDay !== undefined && perDay >= p.perDay[0] && perDay <= p.perDay[1]) return verdict(matchOf([], [`${p.ingredient} ${perDay} mg/day (${p.evidence})`, ...seen]));
     }

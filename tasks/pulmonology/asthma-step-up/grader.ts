@@ -6,7 +6,7 @@
 // the numbers they quote, never on keywords.
 import type { Condition, DocumentReference, MedicationDispense, MedicationRequest, Observation, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import {
+import { orderAsNeeded,
   answerText, changeOf, codingsOf, createdResources, dailyDose, fail, fetchedAll, fetchedAny, findNote, findServiceRequest, inCodeSet, isNoLongerActive, label,
   matchOf, matchRecommendation, matchYesNo, ORDER_GROUPS, verdict, type Match,
 } from '../../../graders/lib/index.ts';
@@ -24,7 +24,6 @@ const names = (o: MedicationRequest) => ingredientNamesOf(o.medicationCodeableCo
 const isIcsLaba = (o: MedicationRequest) => inClass(o, CLASSES.ics) && inClass(o, CLASSES.laba);
 const isIcsOnly = (o: MedicationRequest) => inClass(o, CLASSES.ics) && !inClass(o, CLASSES.laba) && !inClass(o, CLASSES.lama);
 const describe = (o: MedicationRequest) => `${label(o)} ${o.medicationCodeableConcept?.text ?? codingsOf(o.medicationCodeableConcept).map((c) => c.display).join(' / ')} (${o.status})`;
-const asNeeded = (o: MedicationRequest) => (o.dosageInstruction ?? []).some((d) => d.asNeededBoolean || d.asNeededCodeableConcept || /as needed|\bprn\b|reliever|rescue/i.test(d.text ?? ''));
 
 /** FEV1 % predicted of a spirometry note ("FEV1 72% predicted, ..."). */
 export function fev1Of(p: Procedure): number | undefined {
@@ -211,7 +210,7 @@ export const checks: Record<string, Check> = {
     const ics = orders.atEnd.filter((o) => inClass(o, CLASSES.ics));
     if (ics.length > 1) problems.push(`${ics.length} inhaled corticosteroid orders active together: ${ics.map(describe).join('; ')}`);
     const reliever = orders.atEnd.some((o) => names(o).some((n) => RELIEVERS.includes(n)))
-      || orders.atEnd.some((o) => isIcsLaba(o) && names(o).some((n) => MART_LABA.includes(n)) && asNeeded(o));
+      || orders.atEnd.some((o) => isIcsLaba(o) && names(o).some((n) => MART_LABA.includes(n)) && orderAsNeeded(o));
     if (!reliever) problems.push('no reliever at the end (albuterol stopped without ICS-formoterol as needed)');
     return verdict(matchOf(problems, [`${fresh.length} new medication orders checked`]));
   }),

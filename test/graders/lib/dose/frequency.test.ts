@@ -1,5 +1,5 @@
 import t from 'tap';
-import { frequencyFromText, timesPerDay } from '../../../../graders/lib/dose/frequency.ts';
+import { frequencyFromText, isAsNeeded, timesPerDay } from '../../../../graders/lib/dose/frequency.ts';
 
 t.test('sig abbreviations and phrasings, as administrations per day', async (t) => {
   const table: [string, number][] = [
@@ -31,4 +31,14 @@ t.test('structured timing first: repeat, when, then the timing code', async (t) 
   t.equal(timesPerDay({ timing: { code: { text: 'twice daily' } } }), 2);
   t.equal(timesPerDay({ timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd' } }, text: 'BID' }), 1, 'the structured timing wins over the text');
   t.equal(timesPerDay({ patientInstruction: 'one tablet every 8 hours' }), 3);
+});
+
+t.test('as-needed dosages: the element, a PRN timing code or the sig text; a schedule is not', async (t) => {
+  t.ok(isAsNeeded({ asNeededBoolean: true }));
+  t.ok(isAsNeeded({ asNeededCodeableConcept: { text: 'heartburn' } }));
+  t.ok(isAsNeeded({ timing: { code: { coding: [{ code: 'PRN' }] } } }));
+  for (const text of ['Take 1 tablet by mouth as needed for heartburn', '20 mg PRN', '2 puffs p.r.n. wheeze', 'on-demand for reflux', 'reliever: 1-2 puffs', 'rescue inhaler']) t.ok(isAsNeeded({ text }), text);
+  for (const text of ['Take 1 tablet by mouth daily', '20 mg every morning before breakfast', 'Inhale 2 puffs twice daily']) t.notOk(isAsNeeded({ text }), text);
+  t.notOk(isAsNeeded(undefined));
+  t.notOk(isAsNeeded({ asNeededBoolean: false, text: 'once daily' }), 'asNeededBoolean false with a schedule');
 });
