@@ -4,6 +4,25 @@ import type { AuditEntry } from '../../harness/types.ts';
 import { matchOf, type Match } from './match.ts';
 import { returned } from './safety.ts';
 
+/**
+ * The first successful search of resources of `type`: GET [type], a compartment search (Patient/{id}/[type]) or POST
+ * [type]/_search. With `patient`, only a search about that patient counts (its patient/subject parameter, or the
+ * patient's compartment). For "did the agent look at the problem list / the medication orders at all".
+ */
+export function searchOf(log: AuditEntry[], type: string, patient?: string): AuditEntry | undefined {
+  const refs = patient === undefined ? [] : [patient, `Patient/${patient}`];
+  const about = (e: AuditEntry): boolean => {
+    if (patient === undefined) return true;
+    if (e.path.replace(/^\/+/, '').startsWith(`Patient/${patient}/`)) return true;
+    const params = e.method === 'POST' && e.requestBody && typeof e.requestBody === 'object'
+      ? Object.entries(e.requestBody as Record<string, unknown>).map(([k, v]) => [k, String(v)] as [string, string])
+      : e.query;
+    return [...e.query, ...params].some(([k, v]) => ['patient', 'subject', 'subject:Patient'].includes(k) && refs.includes(v));
+  };
+  return log.find((e) => e.status < 300 && about(e)
+    && ((e.method === 'GET' && (e.path === type || e.path.endsWith(`/${type}`))) || (e.method === 'POST' && (e.path === `${type}/_search` || e.path.endsWith(`/${type}/_search`)))));
+}
+
 /** Every target (`Type/id`) was returned to the agent by some successful read or search. */
 export function fetchedAll(log: AuditEntry[], targets: string[], what = 'evidence'): Match {
   const missing = targets.filter((t) => !log.some((e) => returned(e, t)));

@@ -5,7 +5,7 @@
 import type { AllergyIntolerance, MedicationRequest, Patient, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
-import {
+import { searchOf,
   allOf, anyOf, answerField, answerText, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, findReferral, inCodeSet, matchNumber, matchOf,
   matchYesNo, rxnormIngredients, SERVICE_CATEGORIES, verdict, writtenResources, type Match,
 } from '../../../graders/lib/index.ts';
@@ -109,9 +109,7 @@ export const checks: Record<string, Check> = {
     return verdict(fetchedAll(log, [`AllergyIntolerance/${f.allergy.id}`], 'amoxicillin allergy'));
   },
   reviewed_medication_history: ({ patient, log }) => {
-    const refs = [patient, `Patient/${patient}`];
-    const hit = log.find((e) => e.method === 'GET' && e.status < 300 && /(^|\/)MedicationRequest\/?$/.test(e.path)
-      && e.query.some(([k, v]) => ['patient', 'subject'].includes(k) && refs.includes(v)));
+    const hit = searchOf(log, 'MedicationRequest', patient);
     return hit ? verdict(matchOf([], [`MedicationRequest searched at #${hit.seq}`])) : fail('the patient\'s medication orders (prior antibiotic courses) were never searched');
   },
   risk_assessment: async ({ fhir, patient, now, answer, changes }) => {

@@ -6,7 +6,7 @@
 import type { Condition, DocumentReference, MedicationRequest, Observation, Patient, Resource } from '@medplum/fhirtypes';
 import type { Check, GraderContext, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
-import {
+import { searchOf,
   allOf, answerField, answerText, bestOf, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, fetchedAny, findMedicationOrder, isNoLongerActive, label,
   latestObservation, matchNote, matchNumber, matchOf, matchRecommendation, matchYesNo, patientOf, rxnormIngredients, verdict, type Match,
 } from '../../../graders/lib/index.ts';
@@ -161,8 +161,7 @@ export const checks: Record<string, Check> = {
   reviewed_medications: async ({ fhir, patient, log, changes }) => {
     const start = asAtStart(await patientOrders(fhir, patient), changes, 'MedicationRequest', patient);
     const antithrombotic = start.filter((o) => isActiveOrder(o) && drugOf(o, [...ORAL_ANTICOAGULANTS, ...OTHER_ANTITHROMBOTICS]));
-    const searched = log.some((e) => e.method === 'GET' && e.status < 300 && /(^|\/)MedicationRequest\/?$/.test(e.path)
-      && e.query.some(([k, v]) => ['patient', 'subject'].includes(k) && [patient, `Patient/${patient}`].includes(v)));
+    const searched = searchOf(log, 'MedicationRequest', patient) !== undefined;
     return verdict(allOf(
       matchOf(searched ? [] : ['the patient\'s medication orders were never searched (is an anticoagulant already prescribed?)']),
       fetchedAll(log, antithrombotic.map((o) => `MedicationRequest/${o.id}`), 'active antithrombotic order'),
@@ -170,7 +169,7 @@ export const checks: Record<string, Check> = {
   },
   reviewed_risk_factors: async ({ fhir, patient, now, log, changes }) => {
     const risk = await strokeRisk(fhir, patient, now, changes);
-    const searched = log.some((e) => e.method === 'GET' && e.status < 300 && /(^|\/)Condition\/?$/.test(e.path));
+    const searched = searchOf(log, 'Condition') !== undefined;
     return verdict(allOf(
       fetchedAll(log, [`Patient/${patient}`], 'the patient (birth date, sex)'),
       matchOf(searched ? [] : ['the problem list was never searched']),

@@ -4,7 +4,7 @@
 import type { Condition, DiagnosticReport, DocumentReference, MedicationRequest, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
 import type { AuditEntry, Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
-import {
+import { searchOf,
   allOf, answerField, codingsOf, createdResources, datesIn, dateMatches, drugIngredients, fetchedAny, findServiceRequest, inCodeSet, matchDate, matchOf, matchYesNo,
   matchesOrderGroup, noteText, ORDER_GROUPS, rxnormIngredients, verdict, type Match,
 } from '../../../graders/lib/index.ts';
@@ -57,7 +57,7 @@ export async function select({ fhir, patient, now }: SelectContext): Promise<boo
   return (await screeningFacts(fhir, patient, now)).eligible;
 }
 
-const searched = (log: AuditEntry[], type: string) => log.some((e) => e.method === 'GET' && e.status < 300 && (e.path === type || e.path.endsWith(`/${type}`) || e.path.includes(`/${type}?`)));
+const searched = (log: AuditEntry[], type: string) => searchOf(log, type) !== undefined;
 
 const dxaOrders = (changes: ResourceChange[]) => createdResources<ServiceRequest>(changes, 'ServiceRequest').filter((s) => matchesOrderGroup(s, ORDER_GROUPS.dxa));
 

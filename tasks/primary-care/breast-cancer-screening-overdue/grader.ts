@@ -4,7 +4,7 @@
 // (ORDER_GROUPS.screeningMammography: SNOMED, LOINC 24606-6, CPT 77067, HCPCS G0202, category or not).
 import type { CodeableConcept, Condition, DiagnosticReport, DocumentReference, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
 import type { AuditEntry, Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
-import {
+import { searchOf,
   answerField, createdResources, datesIn, dateMatches, describeConcept, fetchedAll, fetchedAny, inCodeSet, matchDate, matchOf, matchOrderGroup,
   matchYesNo, noteText, ORDER_GROUPS, verdict, type Match,
 } from '../../../graders/lib/index.ts';
@@ -87,9 +87,8 @@ export async function select({ fhir, patient, now }: SelectContext): Promise<boo
   return s.monthsSince === undefined || s.monthsSince > CLEARLY_DUE_AFTER_MONTHS || s.monthsSince < CLEARLY_NOT_DUE_WITHIN_MONTHS;
 }
 
-/** A successful search of a resource type (GET, or POST _search). */
-const searched = (log: AuditEntry[], type: string) => log.some((e) => e.status < 300
-  && ((e.method === 'GET' && (e.path === type || e.path.endsWith(`/${type}`))) || (e.method === 'POST' && e.path.endsWith(`${type}/_search`))));
+/** A successful search of a resource type (graders/lib searchOf: GET, compartment, or POST _search). */
+const searched = (log: AuditEntry[], type: string) => searchOf(log, type) !== undefined;
 
 /** Mammogram orders the episode left in the chart (new, or with a changed status), with how each was recognised. */
 function newMammogramOrders(changes: ResourceChange[], statuses: string[]): { order: ServiceRequest; why: string }[] {

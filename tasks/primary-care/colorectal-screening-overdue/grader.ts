@@ -5,7 +5,7 @@
 // flexible sigmoidoscopy); a second modality on top of the first is overuse.
 import type { Condition, DiagnosticReport, Observation, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
 import type { AuditEntry, Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
-import {
+import { searchOf,
   describeConcept, fetchedAll, inCodeSet, matchOf, matchOrderGroup, matchYesNo, ORDER_GROUPS, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import { NOT_AVERAGE_RISK, POSITIVE_RESULT, SCREENING_AGES, SCREENING_TESTS, type ScreeningTest } from './facts.ts';
@@ -109,9 +109,8 @@ function newScreeningOrders(changes: ResourceChange[], statuses: string[]): { or
     .map(({ order, why }) => ({ order, why }));
 }
 
-/** A successful search of a resource type (GET, or POST _search). */
-const searched = (log: AuditEntry[], type: string) => log.some((e) => e.status < 300
-  && ((e.method === 'GET' && (e.path === type || e.path.endsWith(`/${type}`))) || (e.method === 'POST' && e.path.endsWith(`${type}/_search`))));
+/** A successful search of a resource type (graders/lib searchOf: GET, compartment, or POST _search). */
+const searched = (log: AuditEntry[], type: string) => searchOf(log, type) !== undefined;
 
 const PLACED = ['order', 'original-order', 'instance-order'];
 

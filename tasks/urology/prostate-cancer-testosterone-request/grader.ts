@@ -5,7 +5,7 @@
 // a note beside startTestosterone:false fails); the orders must carry the decision out.
 import type { Condition, DiagnosticReport, DocumentReference, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 import type { AuditEntry, Check, GraderContext, SelectContext } from '../../../harness/types.ts';
-import {
+import { searchOf,
   allOf, answerField, answerText, createdResources, dailyDose, datesIn, drugIngredientNames, fail, fetchedAll, fetchedAny, fractionsIn, inCodeSet, matchDate,
   matchFieldAgreesWithProse, matchOf, matchRecommendation, matchYesNo, noteText, numbersIn, orderRoute, verdict, type Match,
 } from '../../../graders/lib/index.ts';
@@ -111,8 +111,7 @@ const YES_NO = { yes: ['appropriate to start', 'reasonable to start', 'ok to sta
 const notesOf = (ctx: GraderContext) => createdResources<DocumentReference>(ctx.changes, 'DocumentReference')
   .filter((d) => d.subject?.reference === `Patient/${ctx.patient}` && d.status === 'current');
 
-const searched = (log: AuditEntry[], type: string) => log.some((e) => e.status < 300
-  && ((e.method === 'GET' && (e.path === type || e.path.endsWith(`/${type}`))) || (e.method === 'POST' && e.path.endsWith(`${type}/_search`))));
+const searched = (log: AuditEntry[], type: string) => searchOf(log, type) !== undefined;
 
 /** Androgen orders the episode started for the patient. */
 function startedAndrogens(ctx: GraderContext) {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { AuditEntry } from '../../../harness/types.ts';
-import { fetchedAll, fetchedAny, queriedByView } from '../../../graders/lib/retrieval.ts';
+import { fetchedAll, fetchedAny, queriedByView, searchOf } from '../../../graders/lib/retrieval.ts';
 import { anyOf } from '../../../graders/lib/match.ts';
 
 const log: AuditEntry[] = [
@@ -39,4 +39,19 @@ t.test('queriedByView: a successful SQL on FHIR request with a view over the res
   const both = anyOf(fetchedAll(log, ['Observation/none']), queriedByView([], 'Observation'));
   t.notOk(both.ok);
   t.equal(both.mismatches.length, 2, 'both routes reported');
+});
+
+t.test('searchOf: a successful search of a type, about the patient when asked', async (t) => {
+  const e = (seq: number, method: string, path: string, query: [string, string][] = [], status = 200, requestBody?: unknown): AuditEntry =>
+    ({ seq, time: '', method, path, query, status, resourceIds: [], latencyMs: 1, ...(requestBody ? { requestBody } : {}) });
+  t.equal(searchOf([e(1, 'GET', 'MedicationRequest', [['patient', 'p1']])], 'MedicationRequest', 'p1')?.seq, 1);
+  t.equal(searchOf([e(1, 'GET', 'MedicationRequest', [['subject', 'Patient/p1']])], 'MedicationRequest', 'p1')?.seq, 1, 'subject with the type');
+  t.equal(searchOf([e(1, 'GET', 'Patient/p1/MedicationRequest')], 'MedicationRequest', 'p1')?.seq, 1, 'the compartment');
+  t.equal(searchOf([e(1, 'POST', 'MedicationRequest/_search', [], 200, { patient: 'p1' })], 'MedicationRequest', 'p1')?.seq, 1, 'POST _search');
+  t.equal(searchOf([e(1, 'GET', 'MedicationRequest', [['patient', 'p2']])], 'MedicationRequest', 'p1'), undefined, 'another patient');
+  t.equal(searchOf([e(1, 'GET', 'MedicationRequest', [['patient', 'p1']], 400)], 'MedicationRequest', 'p1'), undefined, 'a failed search');
+  t.equal(searchOf([e(1, 'GET', 'MedicationRequest/m1')], 'MedicationRequest'), undefined, 'a read is not a search');
+  t.equal(searchOf([e(1, 'POST', 'MedicationRequest', [], 201)], 'MedicationRequest'), undefined, 'a create is not a search');
+  t.equal(searchOf([e(1, 'GET', 'MedicationStatement')], 'MedicationRequest'), undefined, 'another type');
+  t.equal(searchOf([e(1, 'GET', 'Condition', [['code', 'x']])], 'Condition')?.seq, 1, 'no patient asked: any search of the type');
 });
