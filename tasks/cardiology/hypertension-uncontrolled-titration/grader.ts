@@ -6,8 +6,8 @@
 // the chart's key facts (graders/documentation covers/grounded) and for the direction it takes on the change.
 import type { Condition, DocumentReference, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import {
-  changeOf, codingsOf, createdResources, dailyDose, fail, fetchedAll, findServiceRequest, inCodeSet, ingredientByName, label, latestObservation,
+import { asAtStart,
+  codingsOf, createdResources, dailyDose, fail, fetchedAll, findServiceRequest, inCodeSet, ingredientByName, label, latestObservation,
   matchOf, matchRecommendation, observations, ORDER_GROUPS, quantityOf, verdict,
 } from '../../../graders/lib/index.ts';
 import { classesOfOrder, dailyMg, ingredientNamesInText, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
@@ -78,17 +78,8 @@ async function stateOf({ fhir, patient, changes }: GraderContext): Promise<State
   if (bps.length < 2 || !k || !egfr) return 'the chart lacks two blood pressures, a potassium or an eGFR (binding error)';
   const conditions = await fhir.search<Condition>('Condition', { patient, 'clinical-status': 'active', _count: 1000 });
   const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  const atStart: MedicationRequest[] = [];
-  for (const order of all) {
-    const change = changeOf(changes, 'MedicationRequest', order.id!);
-    if (change?.action === 'created') continue;
-    const before = (change ? change.before : order) as MedicationRequest | null;
-    if (before?.status === 'active') atStart.push(before);
-  }
-  for (const change of changes) {
-    const before = change.before as MedicationRequest | null;
-    if (change.type === 'MedicationRequest' && change.action === 'deleted' && before?.status === 'active' && before.subject?.reference === `Patient/${patient}`) atStart.push(before);
-  }
+  // As the episode began: changed orders as they were, deleted ones included (graders/lib asAtStart).
+  const atStart = asAtStart(all, changes, 'MedicationRequest', patient).filter((o) => o.status === 'active');
   return { bps, k, egfr, conditions, atStart, atEnd: all.filter((o) => o.status === 'active'), created: createdResources<MedicationRequest>(changes, 'MedicationRequest') };
 }
 

@@ -2,7 +2,7 @@
 // start come from the changes' "before" states, the plan from the final state, the new orders from the changes.
 import type { MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import {
+import { asAtStart,
   changeOf, createdResources, fail, fetchedAll, findServiceRequest, isNoLongerActive, label, latestObservation, matchNumber, matchOf, observations,
   ORDER_GROUPS, quantityOf, verdict, type Match,
 } from '../../../graders/lib/index.ts';
@@ -46,20 +46,8 @@ interface OrderStates {
 
 async function orderStates({ fhir, patient, changes }: GraderContext): Promise<OrderStates> {
   const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  const atStart: MedicationRequest[] = [];
-  for (const order of all) {
-    const change = changeOf(changes, 'MedicationRequest', order.id!);
-    if (change?.action === 'created') continue;
-    const before = (change ? change.before : order) as MedicationRequest | null;
-    if (before?.status === 'active') atStart.push(before);
-  }
-  // A deleted order no longer shows in the search: its "before" state still counts as active at the start.
-  for (const change of changes) {
-    if (change.type === 'MedicationRequest' && change.action === 'deleted' && (change.before as MedicationRequest | null)?.status === 'active') {
-      const before = change.before as MedicationRequest;
-      if (before.subject?.reference === `Patient/${patient}`) atStart.push(before);
-    }
-  }
+  // As the episode began: changed orders as they were, deleted ones included (graders/lib asAtStart).
+  const atStart = asAtStart(all, changes, 'MedicationRequest', patient).filter((o) => o.status === 'active');
   return { atStart, atEnd: all.filter((o) => o.status === 'active'), created: createdResources<MedicationRequest>(changes, 'MedicationRequest') };
 }
 

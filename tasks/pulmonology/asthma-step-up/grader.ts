@@ -6,7 +6,7 @@
 // the numbers they quote, never on keywords.
 import type { Condition, DocumentReference, MedicationDispense, MedicationRequest, Observation, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import { orderAsNeeded,
+import { asAtStart, orderAsNeeded,
   answerText, changeOf, codingsOf, createdResources, dailyDose, fail, fetchedAll, fetchedAny, findNote, findServiceRequest, inCodeSet, isNoLongerActive, label,
   matchOf, matchRecommendation, matchYesNo, ORDER_GROUPS, verdict, type Match,
 } from '../../../graders/lib/index.ts';
@@ -103,17 +103,8 @@ interface Orders {
 
 async function ordersOf({ fhir, patient, changes }: GraderContext): Promise<Orders> {
   const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  const atStart: MedicationRequest[] = [];
-  for (const order of all) {
-    const change = changeOf(changes, 'MedicationRequest', order.id!);
-    if (change?.action === 'created') continue;
-    const before = (change ? change.before : order) as MedicationRequest | null;
-    if (before?.status === 'active') atStart.push(before);
-  }
-  for (const change of changes) {
-    const before = change.before as MedicationRequest | null;
-    if (change.type === 'MedicationRequest' && change.action === 'deleted' && before?.status === 'active' && before.subject?.reference === `Patient/${patient}`) atStart.push(before);
-  }
+  // As the episode began: changed orders as they were, deleted ones included (graders/lib asAtStart).
+  const atStart = asAtStart(all, changes, 'MedicationRequest', patient).filter((o) => o.status === 'active');
   return { atStart, atEnd: all.filter((o) => o.status === 'active'), created: createdResources<MedicationRequest>(changes, 'MedicationRequest') };
 }
 

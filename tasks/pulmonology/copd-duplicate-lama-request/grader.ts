@@ -7,8 +7,8 @@
 // claim extraction), never on keywords.
 import type { Condition, DocumentReference, MedicationRequest, Procedure } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import {
-  answerText, changeOf, codingsOf, createdResources, dailyDose, drugIngredients, fail, fetchedAll, findNote, inCodeSet, label, latestObservation, matchOf,
+import { asAtStart,
+  answerText, codingsOf, createdResources, dailyDose, drugIngredients, fail, fetchedAll, findNote, inCodeSet, label, latestObservation, matchOf,
   orderTimesPerDay, quantityOf, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import { classesOfOrder, ingredientNamesInText, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
@@ -53,17 +53,8 @@ interface State {
 
 async function stateOf({ fhir, patient, changes }: GraderContext): Promise<State> {
   const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  const atStart: MedicationRequest[] = [];
-  for (const order of all) {
-    const change = changeOf(changes, 'MedicationRequest', order.id!);
-    if (change?.action === 'created') continue;
-    const before = (change ? change.before : order) as MedicationRequest | null;
-    if (before?.status === 'active') atStart.push(before);
-  }
-  for (const change of changes) {
-    const before = change.before as MedicationRequest | null;
-    if (change.type === 'MedicationRequest' && change.action === 'deleted' && before?.status === 'active' && before.subject?.reference === `Patient/${patient}`) atStart.push(before);
-  }
+  // As the episode began: changed orders as they were, deleted ones included (graders/lib asAtStart).
+  const atStart = asAtStart(all, changes, 'MedicationRequest', patient).filter((o) => o.status === 'active');
   const eos = quantityOf(await latestObservation(fhir, patient, EOSINOPHILS))?.value;
   return { atStart, atEnd: all.filter((o) => o.status === 'active'), created: createdResources<MedicationRequest>(changes, 'MedicationRequest'), eosinophils: eos };
 }

@@ -4,7 +4,7 @@
 // states, the end state from the chart; drugs are recognised by any RxNorm code, brand or text (graders/lib).
 import type { Condition, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import {
+import { asAtStart,
   changeOf, codingsOf, createdResources, fail, fetchedAll, findServiceRequest, inCodeSet, isNoLongerActive, label, latestObservation, matchNumber,
   matchOf, matchYesNo, ORDER_GROUPS, quantityOf, verdict, type Match,
 } from '../../../graders/lib/index.ts';
@@ -53,18 +53,8 @@ async function stateOf(ctx: GraderContext): Promise<State | string> {
   const conditions = await fhir.search<Condition>('Condition', { patient, 'clinical-status': 'active', _count: 1000 });
   const cardiovascular = conditions.some((c) => inCodeSet(c.code, CARDIOVASCULAR_DISEASE) || codingsOf(c.code).some((x) => CARDIOVASCULAR_ICD10.test(x.code ?? '')));
   const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  const atStart: MedicationRequest[] = [];
-  for (const order of all) {
-    const change = changeOf(changes, 'MedicationRequest', order.id!);
-    if (change?.action === 'created') continue;
-    const before = (change ? change.before : order) as MedicationRequest | null;
-    if (before?.status === 'active') atStart.push(before);
-  }
-  for (const change of changes) {
-    if (change.type !== 'MedicationRequest' || change.action !== 'deleted') continue;
-    const before = change.before as MedicationRequest | null;
-    if (before?.status === 'active' && before.subject?.reference === `Patient/${patient}`) atStart.push(before);
-  }
+  // As the episode began: changed orders as they were, deleted ones included (graders/lib asAtStart).
+  const atStart = asAtStart(all, changes, 'MedicationRequest', patient).filter((o) => o.status === 'active');
   return { urate, egfr, cardiovascular, atStart, atEnd: all.filter((o) => o.status === 'active'), created: createdResources<MedicationRequest>(changes, 'MedicationRequest') };
 }
 
