@@ -106,5 +106,3 @@ export const WARFARIN_START = { minMg: 1, maxMg: 10, timesPerDay: 1 };
 /** Chart codes for the dosing inputs. */
 export const CREATININE = [{ system: LOINC, codes: ['2160-0', '38483-4'] }, { system: FLOWSHEET, codes: ['CREAT'] }];
 export const BODY_WEIGHT = [{ system: LOINC, codes: ['29463-7', '3141-9'] }, { system: FLOWSHEET, codes: ['WEIGHT', 'WT'] }];
-/** umol/L per mg/dL of creatinine. */
-export const CREATININE_UMOL_PER_MG_DL = 88.42;

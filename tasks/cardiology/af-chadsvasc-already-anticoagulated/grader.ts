@@ -6,25 +6,18 @@
 import type { Condition, DocumentReference, MedicationRequest, Observation, Patient, Resource } from '@medplum/fhirtypes';
 import type { Check, GraderContext, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
-import { searchOf,
+import { convertValue } from '../../../graders/documentation/units.ts';
+import { asAtStart, convert, searchOf,
   allOf, answerField, answerText, bestOf, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, fetchedAny, findMedicationOrder, isNoLongerActive, label,
   latestObservation, matchNote, matchNumber, matchOf, matchRecommendation, matchYesNo, patientOf, rxnormIngredients, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import {
-  AGE_POINTS, APIXABAN_LABEL, BODY_WEIGHT, CLEARANCE_DOSED, CREATININE, CREATININE_UMOL_PER_MG_DL, FEMALE_POINTS, ICD10CM, INDICATED_AT,
+  AGE_POINTS, APIXABAN_LABEL, BODY_WEIGHT, CLEARANCE_DOSED, CREATININE, FEMALE_POINTS, ICD10CM, INDICATED_AT,
   NOT_INDICATED_AT_MOST, ORAL_ANTICOAGULANTS, OTHER_ANTITHROMBOTICS, SCORED_CONDITIONS, SNOMED, WARFARIN_START, type Drug,
 } from './facts.ts';
 
 // ---- the chart as it stood at the start of the episode -------------------------------------------------------
 
-/** The patient's resources of a type before the agent acted: unchanged ones as they are now, changed or deleted
- * ones as they were, created ones left out. */
-function asAtStart<T extends Resource>(now: T[], changes: ResourceChange[], type: string, patient: string): T[] {
-  const touched = changes.filter((c) => c.type === type);
-  const ids = new Set(touched.map((c) => c.id));
-  const before = touched.map((c) => c.before as T | null).filter((r): r is T => !!r && patientOf(r) === patient);
-  return [...now.filter((r) => !ids.has(r.id!)), ...before];
-}
 
 /** Which drug of a list an order is, from any RxNorm code (IN, SCD, SBD, brand) or, uncoded, its generic or brand
  * name in text (graders/lib/drugs). */
@@ -96,16 +89,18 @@ export async function strokeRisk(fhir: FhirClient, patient: string, now: string,
 
 // ---- label doses ---------------------------------------------------------------------------------------------
 
+/** The latest serum creatinine in mg/dL (umol/L converted through the analyte table of graders/documentation). */
 function creatinineMgDl(obs: Observation | undefined): number | undefined {
   const q = obs?.valueQuantity;
   if (q?.value === undefined) return undefined;
-  return /mol/i.test(q.code ?? q.unit ?? '') ? q.value / CREATININE_UMOL_PER_MG_DL : q.value;
+  return convertValue(q.value, q.code ?? q.unit ?? 'mg/dL', 'mg/dL', ['2160-0']) ?? q.value;
 }
 
+/** The latest body weight in kg (any UCUM mass unit, e.g. [lb_av]). */
 function weightKg(obs: Observation | undefined): number | undefined {
   const q = obs?.valueQuantity;
   if (q?.value === undefined) return undefined;
-  return /lb/i.test(q.code ?? q.unit ?? '') ? q.value * 0.45359237 : q.value;
+  return convert(q.value, q.code ?? q.unit ?? 'kg', 'kg') ?? q.value;
 }
 
 export interface DosingInputs { age: number; female: boolean; weightKg?: number; creatinineMgDl?: number; crcl?: number }

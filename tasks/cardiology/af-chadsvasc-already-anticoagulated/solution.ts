@@ -5,8 +5,9 @@
 import type { Condition, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
 import { clinicalNote } from '../../../graders/lib/index.ts';
+import { convertValue } from '../../../graders/documentation/units.ts';
 import {
-  AGE_POINTS, APIXABAN_LABEL, BODY_WEIGHT, CREATININE, CREATININE_UMOL_PER_MG_DL, FEMALE_POINTS, ICD10CM, INDICATED_AT, ORAL_ANTICOAGULANTS, RXNORM,
+  AGE_POINTS, APIXABAN_LABEL, BODY_WEIGHT, CREATININE, FEMALE_POINTS, ICD10CM, INDICATED_AT, ORAL_ANTICOAGULANTS, RXNORM,
   SCORED_CONDITIONS, SNOMED,
 } from './facts.ts';
 
@@ -71,7 +72,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     // Apixaban per the label: 2.5 mg twice daily when two of age >= 80, weight <= 60 kg, creatinine >= 1.5 mg/dL.
     const kg = weight?.valueQuantity?.value;
     const cr = creatinine?.valueQuantity?.value;
-    const crMgDl = cr === undefined ? undefined : /mol/i.test(creatinine!.valueQuantity!.code ?? creatinine!.valueQuantity!.unit ?? '') ? cr / CREATININE_UMOL_PER_MG_DL : cr;
+    const crMgDl = cr === undefined ? undefined : convertValue(cr, creatinine!.valueQuantity!.code ?? creatinine!.valueQuantity!.unit ?? 'mg/dL', 'mg/dL', ['2160-0']) ?? cr;
     let criteria = 0;
     if (age >= APIXABAN_LABEL.ageAtLeast) criteria++;
     if (kg !== undefined && kg <= APIXABAN_LABEL.weightAtMostKg) criteria++;

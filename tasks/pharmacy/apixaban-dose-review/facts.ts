@@ -25,7 +25,3 @@ export const CREATININE = [{ system: LOINC, codes: ['2160-0', '38483-4'] }, { sy
 export const BODY_WEIGHT = [{ system: LOINC, codes: ['29463-7', '3141-9'] }, { system: FLOWSHEET, codes: ['WEIGHT', 'WT'] }];
 export const ATRIAL_FIBRILLATION = { system: SNOMED, code: '49436004' };
 
-/** Creatinine: umol/L per mg/dL (molar mass 113.12 g/mol). */
-export const CREATININE_UMOL_PER_MG_DL = 88.42;
-/** Weight: kg per pound. */
-export const KG_PER_LB = 0.45359237;

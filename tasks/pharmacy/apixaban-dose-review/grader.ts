@@ -5,11 +5,12 @@
 import type { DocumentReference, MedicationRequest, Observation, Patient, Resource } from '@medplum/fhirtypes';
 import type { Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
 import type { FhirClient } from '../../../harness/fhir-client.ts';
-import {
+import { convertValue } from '../../../graders/documentation/units.ts';
+import { asAtStart,
   allOf, answerField, convert, createdResources, describeConcept, drugIngredients, fail, fetchedAll, findMedicationOrder, findNote, isNoLongerActive, latestObservation, matchNumber, matchOf,
   matchYesNo, orderDose, patientOf, rxnormIngredients, verdict,
 } from '../../../graders/lib/index.ts';
-import { APIXABAN, BODY_WEIGHT, CREATININE, CREATININE_UMOL_PER_MG_DL, KG_PER_LB, LABEL } from './facts.ts';
+import { APIXABAN, BODY_WEIGHT, CREATININE, LABEL } from './facts.ts';
 
 /** Apixaban by any RxNorm code (IN, SCD, SBD, brand) or, uncoded, by its generic or brand name (graders/lib/drugs). */
 export function isApixaban(order: MedicationRequest): boolean {
@@ -19,23 +20,19 @@ export function isApixaban(order: MedicationRequest): boolean {
 
 const isActiveOrder = (o: MedicationRequest) => o.status === 'active' && ['order', 'original-order', 'instance-order'].includes(o.intent);
 
-/** The patient's resources of a type before the agent acted (changed ones as they were, created ones left out). */
-function asAtStart<T extends Resource>(now: T[], changes: ResourceChange[], type: string, patient: string): T[] {
-  const touched = changes.filter((c) => c.type === type);
-  const ids = new Set(touched.map((c) => c.id));
-  return [...now.filter((r) => !ids.has(r.id!)), ...touched.map((c) => c.before as T | null).filter((r): r is T => !!r && patientOf(r) === patient)];
-}
 
+/** The latest serum creatinine in mg/dL (umol/L converted through the analyte table of graders/documentation). */
 function creatinineMgDl(obs: Observation | undefined): number | undefined {
   const q = obs?.valueQuantity;
   if (q?.value === undefined) return undefined;
-  return /mol/i.test(q.code ?? q.unit ?? '') ? q.value / CREATININE_UMOL_PER_MG_DL : q.value;
+  return convertValue(q.value, q.code ?? q.unit ?? 'mg/dL', 'mg/dL', ['2160-0']) ?? q.value;
 }
 
+/** The latest body weight in kg (any UCUM mass unit, e.g. [lb_av]). */
 function weightKg(obs: Observation | undefined): number | undefined {
   const q = obs?.valueQuantity;
   if (q?.value === undefined) return undefined;
-  return /lb|\[lb/i.test(q.code ?? q.unit ?? '') ? q.value * KG_PER_LB : q.value;
+  return convert(q.value, q.code ?? q.unit ?? 'kg', 'kg') ?? q.value;
 }
 
 /** The dose (mg per administration) an apixaban order gives, read against its own product ("1 tablet" of 5 mg). */

@@ -4,8 +4,9 @@
 // dose-review note and the JSON answer.
 import type { MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../harness/types.ts';
-import { clinicalNote } from '../../../graders/lib/index.ts';
-import { APIXABAN, BODY_WEIGHT, CREATININE, CREATININE_UMOL_PER_MG_DL, KG_PER_LB, LABEL, RXNORM, SNOMED } from './facts.ts';
+import { clinicalNote, convert } from '../../../graders/lib/index.ts';
+import { convertValue } from '../../../graders/documentation/units.ts';
+import { APIXABAN, BODY_WEIGHT, CREATININE, LABEL, RXNORM, SNOMED } from './facts.ts';
 
 const codes = (sets: { system: string; codes: string[] }[]) => sets.flatMap((s) => s.codes.map((c) => `${s.system}|${c}`)).join(',');
 
@@ -40,9 +41,9 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   const at = new Date(now);
   const age = at.getUTCFullYear() - born.getUTCFullYear() - (at < new Date(Date.UTC(at.getUTCFullYear(), born.getUTCMonth(), born.getUTCDate())) ? 1 : 0);
   const wq = weight!.valueQuantity!;
-  const kg = /lb/i.test(wq.code ?? wq.unit ?? '') ? wq.value! * KG_PER_LB : wq.value!;
+  const kg = convert(wq.value!, wq.code ?? wq.unit ?? 'kg', 'kg') ?? wq.value!;
   const cq = creatinine!.valueQuantity!;
-  const crMgDl = /mol/i.test(cq.code ?? cq.unit ?? '') ? cq.value! / CREATININE_UMOL_PER_MG_DL : cq.value!;
+  const crMgDl = convertValue(cq.value!, cq.code ?? cq.unit ?? 'mg/dL', 'mg/dL', ['2160-0']) ?? cq.value!;
   const met: string[] = [];
   if (age >= LABEL.ageAtLeast) met.push(`age ${age} >= 80`);
   if (kg <= LABEL.weightAtMostKg) met.push(`weight ${kg} kg <= 60`);
