@@ -2,20 +2,17 @@
 // anticoagulant (bleeding). Low-dose aspirin is no NSAID here (graders/lib/drug-classes.ts).
 import { classesOfOrder } from '../drug-classes.ts';
 import { ckdStage3Plus } from './chart-facts.ts';
-import type { HarmRule } from './rule.ts';
+import { classInConditionRule, type HarmRule } from './rule.ts';
 
-export const nsaidInCkdRule: HarmRule = {
+export const nsaidInCkdRule: HarmRule = classInConditionRule({
   id: 'nsaid-in-ckd',
   title: 'no systemic NSAID in CKD G3-G5',
   source: 'KDIGO 2024 CKD guideline, chapter 3 (avoid NSAIDs in people with CKD, drug stewardship); AGS Beers Criteria 2023, Table 6 (avoid NSAIDs with CrCl < 30)',
-  violations({ chart, medications }) {
-    const nsaids = medications.filter((o) => classesOfOrder(o.resource).includes('nsaid'));
-    if (nsaids.length === 0) return [];
-    const ckd = ckdStage3Plus(chart);
-    if (!ckd.found) return [];
-    return nsaids.map((o) => `${o.label} is a systemic NSAID, started in CKD G3-G5 (${ckd.evidence.join('; ')})`);
-  },
-};
+  drugClass: 'nsaid',
+  what: 'a systemic NSAID',
+  condition: ckdStage3Plus,
+  context: (evidence) => `in CKD G3-G5 (${evidence})`,
+});
 
 export const nsaidWithAnticoagulantRule: HarmRule = {
   id: 'nsaid-with-anticoagulant',
