@@ -1,6 +1,6 @@
 // One episode: session (base + fixture + clock) -> agent acts over HTTP -> log and changes captured -> grader reads
 // the final state -> verdicts with evidence -> score.
-import { FhirClient } from './fhir-client.ts';
+import { FhirClient } from '../contracts/fhir-client.ts';
 import type { GymClient } from './gym-client.ts';
 import { grade } from './grade.ts';
 import { codeLookupMisses, failureCategory } from './failures.ts';
@@ -8,8 +8,9 @@ import { checkpointScore, episodePasses } from './scoring.ts';
 import { instructionFor, POPULATION_VARIANT } from './variants.ts';
 import { isWrite } from '../graders/lib/safety.ts';
 import type { Agent, AgentOutcome } from './agents/agent.ts';
-import type { WritePolicy } from './fhir-client.ts';
-import type { EpisodeResult, Task } from './types.ts';
+import type { WritePolicy } from '../contracts/fhir-client.ts';
+import type { EpisodeResult } from './types.ts';
+import type { Task } from '../contracts/task.ts';
 
 export interface EpisodeOptions {
   task: Task;

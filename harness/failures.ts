@@ -3,8 +3,10 @@
 // by whether the agent had consulted the terminology first: `code_guessed` or `code_looked_up_but_missed`.
 import type { Resource } from '@medplum/fhirtypes';
 import { codeTables } from '../seed/codes/index.ts';
-import type { FhirClient } from './fhir-client.ts';
-import type { AuditEntry, CodeLookupKind, CodeLookupMiss, EpisodeResult, Verdict } from './types.ts';
+import type { FhirClient } from '../contracts/fhir-client.ts';
+import type { AuditEntry } from '../contracts/gym-api.ts';
+import type { CodeLookupKind, CodeLookupMiss, EpisodeResult } from './types.ts';
+import type { Verdict } from '../contracts/task.ts';
 
 function displaysOf(token: string): string[] {
   const bar = token.lastIndexOf('|');

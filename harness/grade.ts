@@ -3,7 +3,7 @@
 // (graders/lib/standard-checks.ts). A check that throws fails its checkpoint loudly (evidence "grader error: ..."),
 // never silently.
 import { runStandardChecks } from '../graders/lib/standard-checks.ts';
-import type { Check, Checkpoint, CheckResult, GraderContext, Task, Verdict } from './types.ts';
+import type { Check, Checkpoint, CheckResult, GraderContext, Task, Verdict } from '../contracts/task.ts';
 
 function checkOf(task: Task, checkpoint: Checkpoint): Check {
   const own = task.grader.checks[checkpoint.id] as Check | undefined;

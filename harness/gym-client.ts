@@ -1,6 +1,6 @@
 // Client of the gym HTTP API (server/gym/routes.ts): sessions, submission, audit log, changes, tools.
 import type { Bundle } from '@medplum/fhirtypes';
-import type { AuditEntry, ResourceChange } from './types.ts';
+import type { AuditEntry, ResourceChange } from '../contracts/gym-api.ts';
 
 export interface SessionInfo {
   id: string;

@@ -8,7 +8,8 @@ import { summarize, type Summary } from './scoring.ts';
 import { findVariants } from './variants.ts';
 import type { Agent } from './agents/agent.ts';
 import type { GymClient } from './gym-client.ts';
-import type { EpisodeResult, Task } from './types.ts';
+import type { EpisodeResult } from './types.ts';
+import type { Task } from '../contracts/task.ts';
 
 export interface RunOptions {
   tasks: Task[];

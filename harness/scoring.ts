@@ -1,7 +1,8 @@
 // Scores of a run: pass@1 (an episode passes when every checkpoint passes), weighted checkpoint score, pass^k
 // (tau-bench: mean over tasks of C(c,k)/C(n,k), n episodes and c passes per task), and breakdowns by specialty,
 // workflow and checkpoint category, plus tool calls per episode and failure categories.
-import type { CheckpointCategory, EpisodeResult, Verdict } from './types.ts';
+import type { CheckpointCategory, Verdict } from '../contracts/task.ts';
+import type { EpisodeResult } from './types.ts';
 
 /** Binomial coefficient C(n, k), exact for the sizes a benchmark sees. */
 export function choose(n: number, k: number): number {

@@ -10,8 +10,8 @@ import { nullAgent } from './agents/null.ts';
 import { runOracle, type OracleOutcome } from './agents/oracle.ts';
 import type { Agent } from './agents/agent.ts';
 import type { GymClient } from './gym-client.ts';
-import type { WritePolicy } from './fhir-client.ts';
-import type { Task, Verdict } from './types.ts';
+import type { WritePolicy } from '../contracts/fhir-client.ts';
+import type { Task, Verdict } from '../contracts/task.ts';
 import { caseAgent, loadCases, type CaseKind, type TaskCase } from './cases/suite.ts';
 
 /** Case suites a patient task needs before it counts as proven (issue 13): guideline-concordant and wrong agents. */

@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { standardSpecProblems } from '../graders/lib/standard-checks.ts';
-import type { GraderModule, Solution, Task, TaskSpec } from './types.ts';
+import type { GraderModule, Solution, Task, TaskSpec } from '../contracts/task.ts';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const defaultTasksDir = join(repoRoot, 'tasks');

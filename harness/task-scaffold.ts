@@ -33,7 +33,7 @@ export function scaffoldTask(taskId: string, tasksDir = defaultTasksDir): string
       guidelines: [{ title: 'TODO: the guideline that justifies the expected action', citation: 'TODO' }],
     }, null, 2)}\n`,
     'solution.ts': `// Reference solution of ${taskId}: the FHIR calls a competent physician-agent would make.
-import type { SolutionContext } from '${depth}harness/types.ts';
+import type { SolutionContext } from '${depth}contracts/task.ts';
 
 export default async function solution({ fhir, patient, finish }: SolutionContext): Promise<void> {
   const results = await fhir.search('Observation', { patient, code: 'http://loinc.org|TODO', _sort: '-date' });
@@ -41,7 +41,7 @@ export default async function solution({ fhir, patient, finish }: SolutionContex
 }
 `,
     'grader.ts': `// Grader of ${taskId}: one check per checkpoint; expected values computed from the chart, never hard-coded.
-import type { Check } from '${depth}harness/types.ts';
+import type { Check } from '${depth}contracts/task.ts';
 import { fetchedAny, latestObservation, LOINC, matchNumber, observations, quantityOf, verdict, fail } from '${depth}graders/lib/index.ts';
 
 const CODES = [{ system: LOINC, codes: ['TODO'] }];

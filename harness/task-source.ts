@@ -8,7 +8,7 @@ import { badRequest } from '../resources/outcome.ts';
 import type { TaskSetup, TaskSource } from '../server/gym/sessions.ts';
 import { defaultTasksDir, readTaskSpec, TaskLoadError } from './task-loader.ts';
 import { instructionFor, POPULATION_VARIANT } from './variants.ts';
-import type { Task } from './types.ts';
+import type { Task } from '../contracts/task.ts';
 
 /** `<specialty>/<slug>`: also keeps a task id from naming a path outside the tasks folder. */
 const TASK_ID = /^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/;

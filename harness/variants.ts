@@ -1,9 +1,9 @@
 // Patient binding: a task's variants are the patients of the current dataset (plus its fixture) that satisfy the
 // binding. Evaluated in a scratch session over HTTP, so it sees exactly what an episode's session will see.
 import type { Resource } from '@medplum/fhirtypes';
-import { FhirClient, referenceId, type SearchParams } from './fhir-client.ts';
+import { FhirClient, referenceId, type SearchParams } from '../contracts/fhir-client.ts';
 import type { GymClient } from './gym-client.ts';
-import type { BindingCriterion, Task } from './types.ts';
+import type { BindingCriterion, Task } from '../contracts/task.ts';
 
 export const POPULATION_VARIANT = 'population';
 const DEFAULT_MAX_VARIANTS = 5;

@@ -1,7 +1,7 @@
 // Reading a patient's chart for verification: through the session's FHIR API (graders, over HTTP, so the reads are
 // the grader's own and never the agent's) or from resources already in memory.
 import type { Resource } from '@medplum/fhirtypes';
-import type { FhirClient } from '../../harness/fhir-client.ts';
+import type { FhirClient } from '../../contracts/fhir-client.ts';
 import { PatientChart } from '../../resources/evidence/chart.ts';
 
 /** The types a note's claims are verified against, with the search parameter naming the patient. */

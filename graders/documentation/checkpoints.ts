@@ -2,7 +2,7 @@
 // the variant) and `grounded` (no claim contradicted by the chart, few unsupported), plus the per-note report the
 // runner prints. Each returns a grader CheckResult ({pass, score, evidence}).
 import type { AllergyIntolerance, Condition, MedicationRequest, Observation, Resource, ServiceRequest } from '@medplum/fhirtypes';
-import type { CheckResult } from '../../harness/types.ts';
+import type { CheckResult } from '../../contracts/task.ts';
 import { PatientChart, clinicalTime, codingsOf, conceptOf, refOf } from '../../resources/evidence/chart.ts';
 import { RXNORM, vocabulary, type ConceptRef, type Vocabulary } from '../../resources/evidence/vocabulary.ts';
 import { drugIngredients } from '../lib/drugs.ts';

@@ -2,7 +2,7 @@
 // updated in the session, and text deliverables), the session's final chart read over HTTP, and the per-note report
 // the runner prints (claims, supported share, contradicted, unsupported, key-fact coverage).
 import type { Communication, DocumentReference } from '@medplum/fhirtypes';
-import type { GraderContext } from '../../harness/types.ts';
+import type { GraderContext } from '../../contracts/task.ts';
 import type { PatientChart } from '../../resources/evidence/chart.ts';
 import { chartFromFhir } from './chart-source.ts';
 import { noteReport, type KeyFact, type NoteReport } from './checkpoints.ts';

@@ -1,6 +1,6 @@
 // Reading a session's changes (GET /gym/sessions/{id}/changes): what the episode created, updated or deleted.
 import type { Resource } from '@medplum/fhirtypes';
-import type { ResourceChange } from '../../harness/types.ts';
+import type { ResourceChange } from '../../contracts/gym-api.ts';
 import { patientOf } from './resources.ts';
 
 /** Resources of a type the episode created (and did not delete), as they are now. */

@@ -1,7 +1,7 @@
 // Expected values come from the chart, never hard-coded: these read the session's final state through the same
 // FHIR client, so every variant is graded against its own patient.
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
-import type { FhirClient } from '../../harness/fhir-client.ts';
+import type { FhirClient } from '../../contracts/fhir-client.ts';
 import { inCodeSet, isMedication, type CodeSet } from './codings.ts';
 
 export function effectiveTime(obs: Observation): string {

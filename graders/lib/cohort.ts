@@ -1,7 +1,7 @@
 // Population (cohort) tasks: who is in the denominator and what the answer lists. Shared by the graders, which
 // compute the expected cohort from the session, and the reference solutions, which must reach the same cohort.
 import type { Condition, Patient } from '@medplum/fhirtypes';
-import { referenceId, type FhirClient } from '../../harness/fhir-client.ts';
+import { referenceId, type FhirClient } from '../../contracts/fhir-client.ts';
 import { answerField } from './answers.ts';
 import { ICD10CM, inCodeSet, SNOMED } from './codings.ts';
 

@@ -1,6 +1,6 @@
 // Problem-list changes (Condition): a problem added, resolved or corrected, by code set and clinical status.
 import type { Condition } from '@medplum/fhirtypes';
-import type { ResourceChange } from '../../harness/types.ts';
+import type { ResourceChange } from '../../contracts/gym-api.ts';
 import { describeConcept, inCodeSet, type CodeSet } from './codings.ts';
 import { bestOf, matchOf, type Match } from './match.ts';
 import { checkPatient, label } from './resources.ts';

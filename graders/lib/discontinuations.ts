@@ -1,7 +1,7 @@
 // Discontinuations: an existing order (MedicationRequest or ServiceRequest) moved to a stopped status, with a reason.
 // R4: MedicationRequest.statusReason; a reason may also be a note. Deleting the order is not a discontinuation.
 import type { Annotation, CodeableConcept, Resource } from '@medplum/fhirtypes';
-import type { ResourceChange } from '../../harness/types.ts';
+import type { ResourceChange } from '../../contracts/gym-api.ts';
 import { describeConcept, inCodeSet, type CodeSet } from './codings.ts';
 import { matchOf, type Match } from './match.ts';
 

@@ -1,6 +1,6 @@
 // The result of a matcher: every mismatch found (never only the first) and what was seen, so a failed checkpoint
 // says exactly what was wrong.
-import type { CheckResult } from '../../harness/types.ts';
+import type { CheckResult } from '../../contracts/task.ts';
 
 export interface Match<T = unknown> {
   ok: boolean;

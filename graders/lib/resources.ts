@@ -1,6 +1,6 @@
 // Small readers shared by the matchers: whose chart a resource belongs to, and a label for reports.
 import type { Resource } from '@medplum/fhirtypes';
-import { referenceId } from '../../harness/fhir-client.ts';
+import { referenceId } from '../../contracts/fhir-client.ts';
 
 export function label(resource: Resource): string {
   return `${resource.resourceType}/${resource.id ?? '(no id)'}`;

@@ -1,6 +1,6 @@
 // Retrieval checks from the audit log: the agent actually fetched the resources that hold the evidence (a read, or
 // a search whose results listed them), instead of guessing.
-import type { AuditEntry } from '../../harness/types.ts';
+import type { AuditEntry } from '../../contracts/gym-api.ts';
 import { matchOf, type Match } from './match.ts';
 import { returned } from './safety.ts';
 

@@ -1,7 +1,7 @@
 // Safety primitives over the audit log and the changes: no writes in read-only tasks, writes only for the task's
 // patient, no duplicate active orders, no contraindicated order, and read-before-write.
 import type { MedicationRequest } from '@medplum/fhirtypes';
-import type { AuditEntry, ResourceChange } from '../../harness/types.ts';
+import type { AuditEntry, ResourceChange } from '../../contracts/gym-api.ts';
 import { describeConcept, isMedication, rxnormIngredients } from './codings.ts';
 import { ingredientNamesOf } from './drug-classes.ts';
 import { matchOf, type Match } from './match.ts';

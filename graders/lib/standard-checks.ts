@@ -3,7 +3,7 @@
 // them, so every task means the same thing by "writes scoped" or "no harm", and grader.ts keeps only the task's
 // clinical judgement.
 import type { MedicationRequest } from '@medplum/fhirtypes';
-import type { CheckResult, GraderContext, HarmOptions, StandardChecks, StandardSpec } from '../../harness/types.ts';
+import type { CheckResult, GraderContext, HarmOptions, StandardChecks, StandardSpec } from '../../contracts/task.ts';
 import { harmCheck, harmOptionsProblems } from './harm/index.ts';
 import { allOf, matchOf, verdict, type Match } from './match.ts';
 import { noDuplicateActiveOrders, noWrites, readBeforeWrite, writesOnlyFor } from './safety.ts';

@@ -2,7 +2,7 @@
 // resource that existed when the episode began; adding a new, appropriate order (a urinalysis next to the requested
 // note) is not touching anything, and whether a new order is appropriate is judged by the task's own checkpoints.
 import type { Resource } from '@medplum/fhirtypes';
-import type { ResourceChange } from '../../harness/types.ts';
+import type { ResourceChange } from '../../contracts/gym-api.ts';
 import { matchOf, type Match } from './match.ts';
 
 export interface UntouchedOptions {

@@ -1,6 +1,6 @@
 // SQL on FHIR (v2) helpers for the population tasks' view-based solutions: a ViewDefinition built from a column
 // list, run over the whole session with `ViewDefinition/$run`.
-import type { FhirClient } from '../../harness/fhir-client.ts';
+import type { FhirClient } from '../../contracts/fhir-client.ts';
 
 /** A column: [name, FHIRPath, optional SQL on FHIR type such as 'decimal']. */
 export type ViewColumn = [name: string, path: string, type?: string];

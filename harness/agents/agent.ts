@@ -1,7 +1,8 @@
 // What every agent gets and returns. Agents act only through the session's FHIR base or the gym tools, over HTTP.
-import type { WritePolicy } from '../fhir-client.ts';
+import type { WritePolicy } from '../../contracts/fhir-client.ts';
 import type { GymClient, SessionInfo } from '../gym-client.ts';
-import type { Task, TokenUsage } from '../types.ts';
+import type { Task } from '../../contracts/task.ts';
+import type { TokenUsage } from '../types.ts';
 
 export interface AgentContext {
   task: Task;

@@ -1,5 +1,5 @@
 // The oracle agent: the task's reference solution (solution.ts), run with a FHIR client on the session's base.
-import { FhirClient, type WriteCall } from '../fhir-client.ts';
+import { FhirClient, type WriteCall } from '../../contracts/fhir-client.ts';
 import type { Agent, AgentContext, AgentOutcome } from './agent.ts';
 
 export interface OracleOutcome extends AgentOutcome {

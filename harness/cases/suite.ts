@@ -1,12 +1,12 @@
 // The adversarial case suites of a task folder: `cases/correct/*.ts` are guideline-concordant agents that must pass
 // every checkpoint on every variant; `cases/wrong/*.ts` are plausible wrong or harmful agents that must fail at least
 // one checkpoint (of `catches`, when given) on every variant (or some, with `mustFail: 'some'`). Each case is a plain
-// HTTP client (harness/cases/http.ts) run as an agent by `ehr-gym task check`.
+// HTTP client (contracts/case-http.ts) run as an agent by `ehr-gym task check`.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agent } from '../agents/agent.ts';
-import { CaseHttp, type CaseModule } from './http.ts';
+import { CaseHttp, type CaseModule } from '../../contracts/case-http.ts';
 
 export type CaseKind = 'correct' | 'wrong';
 

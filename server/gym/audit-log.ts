@@ -2,6 +2,7 @@
 // so graders read what the agent did (never a transcript).
 import type Database from 'better-sqlite3';
 import type { Store } from '../../resources/storage/store.ts';
+import type { AuditEntry } from '../../contracts/gym-api.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS gym_audit (
@@ -12,31 +13,6 @@ CREATE TABLE IF NOT EXISTS gym_audit (
 );
 CREATE INDEX IF NOT EXISTS gym_audit_sandbox ON gym_audit (sandbox, seq);
 `;
-
-export interface AuditEntry {
-  /** Position in the log; increases with every request (across sessions). */
-  seq: number;
-  /** The session clock's time when the response was sent. */
-  time: string;
-  method: string;
-  /** Path below the FHIR base, e.g. `Patient/123`. */
-  path: string;
-  /** Query parameters in order, repeats kept. */
-  query: [string, string][];
-  status: number;
-  /**
-   * Whether the request was a write (server/write-kind.ts: route shape and the operation's readOnly flag). The server
-   * always records it; entries built elsewhere may leave it out, and then `isWrite` falls back to the method.
-   */
-  write?: boolean;
-  /** The request body of a write (parsed JSON), when there was one. */
-  requestBody?: unknown;
-  /** `Type/id` of every resource the response returned (a resource, Bundle entries, or a Location). */
-  resourceIds: string[];
-  latencyMs: number;
-  /** The gym tool that made the request, when it came through the tool executor or MCP. */
-  tool?: string;
-}
 
 export type NewAuditEntry = Omit<AuditEntry, 'seq'>;
 

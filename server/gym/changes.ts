@@ -5,20 +5,7 @@ import type { Resource } from '@medplum/fhirtypes';
 import type { Statement } from 'better-sqlite3';
 import type { Repository } from '../../resources/storage/repository.ts';
 import { HISTORY_JSON_SQL } from '../../resources/storage/store.ts';
-
-export type ChangeAction = 'created' | 'updated' | 'deleted' | 'created-then-deleted';
-
-export interface ResourceChange {
-  type: string;
-  id: string;
-  action: ChangeAction;
-  /** The version visible when the episode began (null: the resource did not exist or was deleted). */
-  before: Resource | null;
-  /** The version visible now (null: deleted). */
-  after: Resource | null;
-  /** Every version the session wrote, oldest first. */
-  versions: { version: number; lastUpdated: string; deleted: boolean }[];
-}
+import type { ChangeAction, ResourceChange } from '../../contracts/gym-api.ts';
 
 type HistoryRow = { type: string; id: string; version: number; last_updated: string; deleted: number; json: string | null };
 

@@ -2,12 +2,14 @@
 import t from 'tap';
 import { emptyCodeSearches, failureCategory, headWord, isTerminologyCall } from '../../harness/failures.ts';
 import { runEpisode } from '../../harness/episode.ts';
-import { FhirClient } from '../../harness/fhir-client.ts';
+import { FhirClient } from '../../contracts/fhir-client.ts';
 import { GymClient } from '../../harness/gym-client.ts';
 import { startBenchServer } from '../../harness/server.ts';
 import { loadTask } from '../../harness/task-loader.ts';
 import type { Agent } from '../../harness/agents/agent.ts';
-import type { AuditEntry, CodeLookupMiss, Verdict } from '../../harness/types.ts';
+import type { AuditEntry } from '../../contracts/gym-api.ts';
+import type { CodeLookupMiss } from '../../harness/types.ts';
+import type { Verdict } from '../../contracts/task.ts';
 import { FIXTURE_TASKS } from '../fixtures/fixture-tasks.ts';
 
 /** An audit-log row as GET /gym/sessions/{id}/log returns it. */

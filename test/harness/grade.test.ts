@@ -2,8 +2,9 @@
 // that throws or is missing fails its checkpoint loudly.
 import t from 'tap';
 import { grade } from '../../harness/grade.ts';
-import { FhirClient } from '../../harness/fhir-client.ts';
-import type { AuditEntry, Checkpoint, GraderContext, Task, TaskSpec } from '../../harness/types.ts';
+import { FhirClient } from '../../contracts/fhir-client.ts';
+import type { AuditEntry } from '../../contracts/gym-api.ts';
+import type { Checkpoint, GraderContext, Task, TaskSpec } from '../../contracts/task.ts';
 
 let seq = 0;
 const entry = (method: string, path: string): AuditEntry => ({ seq: ++seq, time: '2024-01-01T00:00:00Z', method, path, query: [], status: 201, resourceIds: [], latencyMs: 1 });

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { discoverTaskIds, readTaskSpec } from '../../harness/task-loader.ts';
 import { standardChecksOf } from '../../graders/lib/standard-checks.ts';
-import type { TaskSpec } from '../../harness/types.ts';
+import type { TaskSpec } from '../../contracts/task.ts';
 
 /** Whether a task's checkpoints declare the harm rules or read_only. */
 function runsHarmRules(spec: TaskSpec): boolean {

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { checkpointScore, choose, formatSummary, passHatK, summarize } from '../../harness/scoring.ts';
-import type { EpisodeResult, Verdict } from '../../harness/types.ts';
+import type { EpisodeResult } from '../../harness/types.ts';
+import type { Verdict } from '../../contracts/task.ts';
 
 const verdict = (id: string, pass: boolean, weight = 1, category: Verdict['category'] = 'action_execution', failure?: string): Verdict =>
   ({ id, category, weight, critical: false, pass, score: pass ? 1 : 0, evidence: [], ...(failure ? { failure } : {}) });

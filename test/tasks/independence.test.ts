@@ -25,7 +25,7 @@ function taskDirs(): string[] {
 }
 
 const GRADER = /(^|\/)grader(\.ts)?$/;
-const CASE_HELPER = path.join(root, 'harness', 'cases', 'http.ts');
+const CASE_HELPER = path.join(root, 'contracts', 'case-http.ts');
 
 /** What a solution may not import: its grader, or any task's grader. */
 function solutionProblems(file: string, text: string): string[] {
@@ -45,10 +45,10 @@ t.test('the rules catch what they forbid', async (t) => {
   const sol = path.join(tasksDir, 'x', 'y', 'solution.ts');
   t.same(solutionProblems(sol, "import { chadsvasc } from './grader.ts';\nimport { facts } from './facts.ts';"), ['tasks/x/y/solution.ts imports ./grader.ts']);
   t.same(solutionProblems(sol, "export { a } from './grader';"), ['tasks/x/y/solution.ts imports ./grader']);
-  t.same(solutionProblems(sol, "import type { SolutionContext } from '../../../harness/types.ts';\nimport { inCodeSet } from '../../../graders/lib/index.ts';"), []);
+  t.same(solutionProblems(sol, "import type { SolutionContext } from '../../../contracts/task.ts';\nimport { inCodeSet } from '../../../graders/lib/index.ts';"), []);
   const c = path.join(tasksDir, 'x', 'y', 'cases', 'correct', 'a.ts');
   t.same(caseProblems(c, [
-    "import type { CaseContext } from '../../../../../harness/cases/http.ts';",
+    "import type { CaseContext } from '../../../../../contracts/case-http.ts';",
     "import type { MedicationRequest } from '@medplum/fhirtypes';",
     "import { chadsvasc } from '../../grader.ts';",
     "import solution from '../../solution.ts';",

@@ -3,8 +3,8 @@
 // HarmOptions (related order groups, the shotgun limit, diagnoses the consult states, rules that do not apply with
 // the reason).
 import type { Condition } from '@medplum/fhirtypes';
-import type { GraderContext, HarmOptions, HarmRuleId } from '../../../harness/types.ts';
-import { harmRuleIds } from '../../../harness/types.ts';
+import type { GraderContext, HarmOptions, HarmRuleId } from '../../../contracts/task.ts';
+import { harmRuleIds } from '../../../contracts/task.ts';
 import { matchOf, type Match } from '../match.ts';
 import { allergyRule } from './allergy.ts';
 import { anticholinergicInDementiaRule } from './anticholinergic.ts';

@@ -2,7 +2,7 @@
 // another drug or dose, and that are in force (active, draft or on-hold) now. An order it only stopped, or edited
 // without changing what is given, started nothing.
 import type { MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
-import type { ResourceChange } from '../../../harness/types.ts';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import { describeConcept } from '../codings.ts';
 import { patientOf } from '../resources.ts';
 

@@ -1,7 +1,7 @@
 // The shape of a harm rule: a small function over the starting chart and the orders the episode started, citing
 // the source that makes the combination harmful. Each violation becomes one mismatch of the harm check.
 import type { MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
-import type { HarmRuleId } from '../../../harness/types.ts';
+import type { HarmRuleId } from '../../../contracts/task.ts';
 import type { StartingChart } from './chart.ts';
 import type { Finding } from './chart-facts.ts';
 import { classesOfOrder } from '../drug-classes.ts';

@@ -3,8 +3,9 @@
 // oral amoxicillin challenge; a high-risk history must be referred (skin testing first) and must not be challenged
 // directly. No penicillin treatment before the evaluation, and the label stays until then.
 import type { AllergyIntolerance, MedicationRequest, Patient, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, SelectContext } from '../../../contracts/task.ts';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import { searchOf,
   allOf, anyOf, answerField, answerText, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, findReferral, inCodeSet, matchNumber, matchOf,
   matchYesNo, rxnormIngredients, SERVICE_CATEGORIES, verdict, writtenResources, type Match,

@@ -3,7 +3,7 @@
 // evaluation (a low-risk history: direct oral amoxicillin challenge; a severe one: skin testing first, per the
 // AAAAI/ACAAI 2022 practice parameter). No antibiotic order; the allergy entry stays until tested.
 import type { AllergyIntolerance, ServiceRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { AMOXICILLIN, PEN_FAST, REACTION_WORDS, RXNORM, SEVERE_REACTIONS, SNOMED } from './facts.ts';
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {

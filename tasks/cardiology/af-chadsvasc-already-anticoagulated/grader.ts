@@ -4,8 +4,9 @@
 // (the one already prescribed, or a new or replacing one); when not indicated, none may be started. No antiplatelet
 // or parenteral anticoagulant may be added, and no unrelated order changed.
 import type { Condition, DocumentReference, MedicationRequest, Observation, Patient, Resource } from '@medplum/fhirtypes';
-import type { Check, GraderContext, ResourceChange, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, GraderContext, SelectContext } from '../../../contracts/task.ts';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import { convertValue } from '../../../graders/documentation/units.ts';
 import { asAtStart, convert, searchOf,
   allOf, answerField, answerText, bestOf, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, fetchedAny, findMedicationOrder, isNoLongerActive, label,

@@ -3,7 +3,7 @@
 // anticoagulated: keep the current order. Indicated and not anticoagulated: start apixaban at its label dose. Not
 // indicated: order nothing. Either way, a short note with the score and the recommendation.
 import type { Condition, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote } from '../../../graders/lib/index.ts';
 import { convertValue } from '../../../graders/documentation/units.ts';
 import {

@@ -2,8 +2,8 @@
 // missing pillar must be started and which must not (facts.ts, 2022 AHA/ACC/HFSA); the new orders come from the
 // changes, the end state must hold one active order per pillar that was on board and no ACE inhibitor with an ARNI.
 import type { MedicationRequest } from '@medplum/fhirtypes';
-import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import { activeOrdersAtStart,
   allOf, answerField, answerText, effectiveTime, fail, fetchedAll, findMedicationOrder, label, latestObservation, matchNumber, matchOf,
   observations, quantityOf, verdict, type Match,

@@ -3,7 +3,7 @@
 // the alternative solution dapagliflozin 10 mg or eplerenone 25 mg), or nothing. Thresholds come from facts.ts; the
 // reading and the decision are this file's own code (the grader decides independently).
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { effectiveTime } from '../../../graders/lib/index.ts';
 import { DRUG_CLASSES } from '../../../graders/lib/drug-classes.ts';
 import {

@@ -2,7 +2,7 @@
 // faithful readings of "most recent blood pressure" are accepted as a whole: the latest panel, or HEDIS's lowest
 // systolic and lowest diastolic of the latest date; they differ only when one date holds several panels.
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
-import type { Check, GraderContext } from '../../../harness/types.ts';
+import type { Check, GraderContext } from '../../../contracts/task.ts';
 import {
   agedBetween, anyOf, effectiveTime, fail, fetchedAll, inCodeSet, listedPatients, matchNumber, matchOf, observations, patientListMismatches, percentOf,
   perEpisode, problemListCohort, queriedByView, verdict, type Match,

@@ -3,8 +3,8 @@
 // 365 days up to now, by effective instant. Views (alternativeSolutions.views): Patient, Condition and BP-panel SQL on
 // FHIR views run with ViewDefinition/$run, joined here.
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
-import { referenceId } from '../../../harness/fhir-client.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
+import { referenceId } from '../../../contracts/fhir-client.ts';
 import { percentOf, runView, viewDefinition as view } from '../../../graders/lib/index.ts';
 import { BP_PANEL, DIASTOLIC, DIASTOLIC_BELOW, HYPERTENSION, LOINC, MAX_AGE, MIN_AGE, SYSTOLIC, SYSTOLIC_BELOW, WINDOW_DAYS } from './facts.ts';
 

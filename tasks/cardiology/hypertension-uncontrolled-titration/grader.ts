@@ -5,7 +5,7 @@
 // recognised by any RxNorm code, brand or text and doses by the dose readers (graders/lib). The note is checked for
 // the chart's key facts (graders/documentation covers/grounded) and for the direction it takes on the change.
 import type { Condition, DocumentReference, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
+import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import { asAtStart,
   codingsOf, createdResources, dailyDose, fail, fetchedAll, findServiceRequest, inCodeSet, ingredientByName, label, latestObservation,
   matchOf, matchRecommendation, observations, ORDER_GROUPS, quantityOf, verdict,

@@ -4,7 +4,7 @@
 // weeks after a lisinopril change; at goal change nothing. Write the note (ACC/AHA 2017). Thresholds come from
 // facts.ts; reading the chart and deciding is this file's own code.
 import type { Condition, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, dailyDose, effectiveTime, PROGRESS_NOTE } from '../../../graders/lib/index.ts';
 import { ACE_UP_TITRATION_MAX_K, DIASTOLIC, FLOWSHEET, GOAL, LISINOPRIL, RXNORM, SNOMED, SYSTOLIC } from './facts.ts';
 

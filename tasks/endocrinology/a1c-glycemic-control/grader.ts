@@ -1,7 +1,7 @@
 // Grader: the expected value is the chart's most recent HbA1c by effective instant (LOINC or the local code, entered-in-
 // error results excluded); "at goal" is below the 7.0 % the question names (ADA 2024 rec. 6.5a).
 import type { Patient } from '@medplum/fhirtypes';
-import type { Check, SelectContext } from '../../../harness/types.ts';
+import type { Check, SelectContext } from '../../../contracts/task.ts';
 import { ageOn, fail, fetchedAll, latestObservation, matchNumber, matchYesNo, quantityOf, verdict } from '../../../graders/lib/index.ts';
 import { A1C, GOAL_PERCENT, LESS_STRINGENT_PERCENT, OLDER_ADULT_AGE } from './facts.ts';
 

@@ -1,7 +1,7 @@
 // Reference solution: read the HbA1c history under both the LOINC and the laboratory's local code, drop entered-in-
 // error results, take the most recent by effective instant (not list order) and compare it with the 7 % asked about.
 import type { Observation } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { A1C, GOAL_PERCENT } from './facts.ts';
 
 const when = (o: Observation) => Date.parse(o.effectiveDateTime ?? o.effectivePeriod?.start ?? o.effectiveInstant ?? o.issued ?? '');

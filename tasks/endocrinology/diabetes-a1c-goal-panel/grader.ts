@@ -1,7 +1,7 @@
 // Grader: the cohort (the requester's panel with type 2 diabetes active on the problem list, SNOMED CT or ICD-10-CM)
 // and each member's latest valid A1c in the window (LOINC or the local code) are computed from the session (cached).
 import type { Observation, Patient } from '@medplum/fhirtypes';
-import type { Check, GraderContext } from '../../../harness/types.ts';
+import type { Check, GraderContext } from '../../../contracts/task.ts';
 import {
   anyOf, effectiveTime, fail, fetchedAll, isType2Diabetes, latestObservation, listedPatients, matchNumber, matchOf, patientListMismatches, percentOf,
   perEpisode, problemListCohort, queriedByView, verdict,

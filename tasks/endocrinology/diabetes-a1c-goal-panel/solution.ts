@@ -3,8 +3,8 @@
 // judged on the latest valid result in the 365-day window by effective instant. Views (alternativeSolutions.views):
 // the same from three SQL on FHIR views (Patient, Condition, Observation) run with ViewDefinition/$run, joined here.
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
-import { referenceId } from '../../../harness/fhir-client.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
+import { referenceId } from '../../../contracts/fhir-client.ts';
 import { percentOf, runView, viewDefinition as view } from '../../../graders/lib/index.ts';
 import { A1C, GOAL_BELOW, HIGH_FROM, T2DM_ICD10, T2DM_SNOMED, WINDOW_DAYS } from './facts.ts';
 

@@ -2,8 +2,9 @@
 // lower the dose; clearly high: raise it (ATA 2014) - and the patient must end on exactly one active levothyroxine
 // order at a dose that carries out that decision. Answer and note are judged on what they decide, not on keywords.
 import type { DocumentReference, MedicationRequest, Observation, Resource } from '@medplum/fhirtypes';
-import type { Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, SelectContext } from '../../../contracts/task.ts';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
   allOf, answerField, createdResources, dailyDose, describeConcept, drugIngredients, effectiveTime, fail, fetchedAll, isNoLongerActive, latestObservation,
   matchDate, matchNote, matchNumber, matchOf, matchYesNo, noteText, patientOf, quantityOf, rxnormIngredients, verdict, type Match,

@@ -2,7 +2,7 @@
 // medications and comorbidities; then decide from the latest TSH (ATA 2014): in range - change nothing; suppressed -
 // lower the dose by 25 mcg; clearly high - raise it by 25 mcg (stop the old order, start the new one). Document why.
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote } from '../../../graders/lib/index.ts';
 import { FLOWSHEET, FREE_T4, LEVOTHYROXINE, RXNORM, TSH, ZONES, type Decision } from './facts.ts';
 

@@ -2,8 +2,9 @@
 // eGFR >= 45 continue the dose, 30-44 at most 1000 mg/day, < 30 stop (FDA 2016 labeling, KDIGO 2022) - and the
 // metformin orders at the end must carry that out; kidney function is followed up whatever the band.
 import type { MedicationRequest, Observation, Resource, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, SelectContext } from '../../../contracts/task.ts';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
   createdResources, dailyDose, drugIngredients, effectiveTime, fail, fetchedAll, findServiceRequest, isNoLongerActive, matchNumber, matchOf, observations,
   ORDER_GROUPS, patientOf, rxnormIngredients, verdict, type Match,

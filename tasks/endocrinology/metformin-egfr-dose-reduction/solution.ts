@@ -2,7 +2,7 @@
 // KDIGO 2022): >= 45 keep the dose, 30-44 replace the full-dose order with 500 mg twice daily, < 30 stop metformin.
 // Order a BMP either way (2 weeks after stopping, else 3 months).
 import type { MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { EGFR, EGFR_BANDS, FLOWSHEET, METFORMIN, RXNORM, type Decision } from './facts.ts';
 
 const codes = (sets: { system: string; codes: string[] }[]) => sets.flatMap((s) => s.codes.map((c) => `${s.system}|${c}`)).join(',');

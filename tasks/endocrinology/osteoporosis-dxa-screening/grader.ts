@@ -2,8 +2,9 @@
 // screening is done for now, by any record of it); when due, one DXA order with its indication, however coded; when
 // not due, none. The answer and the note are judged on the decision they state, read with negation.
 import type { Condition, DiagnosticReport, DocumentReference, MedicationRequest, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
-import type { AuditEntry, Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { AuditEntry, ResourceChange } from '../../../contracts/gym-api.ts';
+import type { Check, SelectContext } from '../../../contracts/task.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import { searchOf,
   allOf, answerField, codingsOf, createdResources, datesIn, dateMatches, drugIngredients, fetchedAny, findServiceRequest, inCodeSet, matchDate, matchOf, matchYesNo,
   matchesOrderGroup, noteText, ORDER_GROUPS, rxnormIngredients, verdict, type Match,

@@ -2,7 +2,7 @@
 // fracture history and kidney function; a woman of 65-84 with no DXA on file is due (USPSTF 2025): order one with the
 // indication; one with a DXA in the last 2 years is not. A short note with the last DXA and the decision either way.
 import type { DiagnosticReport, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote } from '../../../graders/lib/index.ts';
 import { DXA_RECORD, RECENT_DXA_MONTHS } from './facts.ts';
 

@@ -4,7 +4,7 @@
 // that decision, the answer and the note are read for their direction about the PPI (never for keywords), and the
 // note must carry the chart's facts.
 import type { Condition, Dosage, DocumentReference, MedicationRequest } from '@medplum/fhirtypes';
-import type { Check, GraderContext } from '../../../harness/types.ts';
+import type { Check, GraderContext } from '../../../contracts/task.ts';
 import { isAsNeeded,
   allOf, answerProse, changeOf, codingsOf, createdResources, dailyMg, describeConcept, fail, fetchedAll, findNote, inCodeSet, ingredientNamesOf,
   isNoLongerActive, label, latestObservation, matchOf, noteText, orderInClass, quantityOf, readDirection, verdict, type Match,

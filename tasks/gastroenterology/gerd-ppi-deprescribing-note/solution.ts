@@ -2,7 +2,7 @@
 // stricture, severe erosive esophagitis, a bleeding ulcer). Without one, stop the daily PPI with a reason and advise
 // on-demand use (AGA 2022 de-prescribing update); with one, keep it and say why. Either way, file the consult note.
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { classesOfOrder, clinicalNote, effectiveTime } from '../../../graders/lib/index.ts';
 import { LONG_TERM_PPI_INDICATIONS, PPI_CLASS } from './facts.ts';
 

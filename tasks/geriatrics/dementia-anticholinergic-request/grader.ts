@@ -4,7 +4,7 @@
 // held, or the answer or note recommends stopping it. Reasonable additions (a beta-3 agonist, a urinalysis, a
 // post-void residual, a referral) are new orders and touch nothing; the cholinesterase inhibitor stays.
 import type { Condition, DocumentReference, MedicationRequest, Patient } from '@medplum/fhirtypes';
-import type { Check, GraderContext } from '../../../harness/types.ts';
+import type { Check, GraderContext } from '../../../contracts/task.ts';
 import {
   allOf, answerText, createdResources, drugIngredientNames, fail, fetchedAll, fetchedAny, inCodeSet, isNoLongerActive, matchOf, matchRecommendation,
   noteText, untouchedExcept, verdict, writesOnlyFor, type Match,

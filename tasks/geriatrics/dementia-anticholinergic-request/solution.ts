@@ -5,7 +5,7 @@
 // needed (AUA/SUFU 2024). A strongly anticholinergic drug she or he already takes is recommended for stopping.
 // Independent of grader.ts: shares facts.ts and the library's drug recognition, decides with its own code.
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, drugIngredientNames, inCodeSet } from '../../../graders/lib/index.ts';
 import { orderInClass } from '../../../graders/lib/drug-classes.ts';
 import { CHOLINESTERASE_INHIBITORS, DEMENTIA, STRONG_ANTICHOLINERGIC } from './facts.ts';

@@ -1,8 +1,8 @@
 // Grader: the cohort (patients with an active oral anticoagulant order, recognised by any RxNorm code, brand or free
 // text through graders/lib) and those of them with no hemoglobin in the 182 days before now, from the session.
 import type { MedicationRequest } from '@medplum/fhirtypes';
-import type { Check, GraderContext } from '../../../harness/types.ts';
-import { referenceId } from '../../../harness/fhir-client.ts';
+import type { Check, GraderContext } from '../../../contracts/task.ts';
+import { referenceId } from '../../../contracts/fhir-client.ts';
 import { anyOf, fail, fetchedAll, ingredientNamesOf, listedPatients, matchNumber, matchOf, observations, patientListMismatches, perEpisode, queriedByView, verdict } from '../../../graders/lib/index.ts';
 import { HEMOGLOBIN, ORAL_ANTICOAGULANTS, WINDOW_DAYS } from './facts.ts';
 

@@ -4,8 +4,8 @@
 // (alternativeSolutions.views): active orders (one row per coding) and hemoglobin results from two SQL on FHIR views
 // run with ViewDefinition/$run, joined here; the anticoagulant orders found are then read by id, as the evidence.
 import type { CodeableConcept, Coding, MedicationRequest, Observation } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
-import { referenceId } from '../../../harness/fhir-client.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
+import { referenceId } from '../../../contracts/fhir-client.ts';
 import { drugIngredientNames, runView, viewDefinition as view } from '../../../graders/lib/index.ts';
 import { HEMOGLOBIN, ORAL_ANTICOAGULANTS, WINDOW_DAYS } from './facts.ts';
 

@@ -3,8 +3,8 @@
 // note must state them (covers), contradict nothing (grounded) and take the direction CHEST 2021 gives for this chart
 // about continuing anticoagulation beyond the treatment phase; no order may be written.
 import type { Condition, DocumentReference, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
-import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
   allOf, answerField, classesOfOrder, codingsOf, createdResources, describeConcept, drugIngredientNames, fail, fetchedAll, inCodeSet, ingredientNamesOf,
   datesIn, matchDate, matchNumber, matchOf, matchYesNo, noteText, observations, readDirection, verdict,

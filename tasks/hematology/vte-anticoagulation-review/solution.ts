@@ -3,7 +3,7 @@
 // gives beyond the 3-month treatment phase: stop after a DVT provoked by major surgery, extend with active cancer,
 // otherwise weigh recurrence against bleeding at the visit. No order is changed.
 import type { Condition, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, drugIngredientNames, effectiveTime } from '../../../graders/lib/index.ts';
 import { CANCER, ICD10, MAJOR_SURGERY, PROVOKING_WINDOW_DAYS } from './facts.ts';
 

@@ -3,8 +3,9 @@
 // The agent must order one of them (a cephalosporin may carry clindamycin), no penicillin, nothing the patient reacts
 // to or that the chart rules out, and say why amoxicillin was not used.
 import type { AllergyIntolerance, Condition, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
-import type { Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, SelectContext } from '../../../contracts/task.ts';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
   allOf, answerText, codingsOf, createdResources, describeConcept, drugIngredientNames, drugIngredients, fail, fetchedAll, findMedicationOrder, matchOf, matchRecommendation,
   rxnormIngredients, verdict, type Match,

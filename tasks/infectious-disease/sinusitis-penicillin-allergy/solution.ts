@@ -3,7 +3,7 @@
 // doxycycline 100 mg BID unless pregnant or doxycycline-allergic; then a cephalosporin with a side chain unlike
 // amoxicillin's (cefuroxime 500 mg BID) when pregnant, else levofloxacin 500 mg daily.
 import type { AllergyIntolerance, Condition, MedicationRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { AMOXICILLIN, PREGNANCY, REGIMENS, RXNORM, SNOMED } from './facts.ts';
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {

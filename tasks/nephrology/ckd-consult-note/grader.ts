@@ -3,8 +3,8 @@
 // The KDIGO G/A categories are computed from the latest results, and the note's advice on an SGLT2 inhibitor is read
 // for its direction against what KDIGO 2024 gives for this chart (start it, never start it below eGFR 20, or either).
 import type { Condition, DocumentReference, MedicationRequest } from '@medplum/fhirtypes';
-import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
   allOf, answerField, answerText, classesOfOrder, createdResources, fail, fetchedAll, inCodeSet, latestObservation, matchNumber, matchOf, noteText,
   observations, quantityOf, readDirection, verdict,

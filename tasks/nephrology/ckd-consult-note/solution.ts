@@ -2,7 +2,7 @@
 // (KDIGO G and A categories from the latest results), decide on an SGLT2 inhibitor by KDIGO 2024 (start at eGFR >= 20
 // with diabetes, heart failure or UACR >= 200; never start below 20) and write the consult note; place no orders.
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { classesOfOrder, clinicalNote, effectiveTime, plainDrugName } from '../../../graders/lib/index.ts';
 import {
   A2_FROM, A3_ABOVE, CKD, FLOWSHEET, G_CATEGORIES, HEART_FAILURE, RAAS_CLASSES, SGLT2_CLASS, SGLT2_START_MIN_EGFR, SGLT2_STRONG_UACR, TYPE_2_DIABETES,

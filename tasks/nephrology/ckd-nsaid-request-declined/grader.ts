@@ -2,7 +2,7 @@
 // must be stopped or its stopping recommended; the answer and the note are read for their direction, never for
 // keywords; the note's key facts (latest eGFR and potassium, CKD, the ACE inhibitor/ARB) come from the chart.
 import type { Condition, DocumentReference, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
+import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import { activeOrdersAtStart,
   allOf, changeOf, createdResources, describeConcept, fail, fetchedAll, inCodeSet, isNoLongerActive, label, latestObservation, matchOf,
   matchRecommendation, matchYesNo, noteText, verdict, type Match,

@@ -3,7 +3,7 @@
 // systemic NSAID that is already active, recommend topical diclofenac and acetaminophen (ACR 2019), and document it.
 // The drug lists come from facts.ts and graders/lib/drug-classes.ts; the reading and the decision are this file's own.
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, effectiveTime, plainDrugName } from '../../../graders/lib/index.ts';
 import { DRUG_CLASSES } from '../../../graders/lib/drug-classes.ts';
 import { CKD_PROBLEMS, FLOWSHEET, LOINC, NSAID_CLASS, RAAS_CLASSES } from './facts.ts';

@@ -2,8 +2,8 @@
 // start with facts.ts (KDIGO 2024 chapter 3.7); the new orders come from the changes; the answer and the note are read
 // for their direction; the note's key facts come from the chart and are checked with covers and grounded.
 import type { Condition, DocumentReference, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import { activeOrdersAtStart,
   allOf, codingsOf, createdResources, effectiveTime, fail, fetchedAll, findMedicationOrder, findServiceRequest, ICD10CM, inCodeSet, label,
   latestObservation, matchOf, matchRecommendation, matchYesNo, observations, ORDER_GROUPS, quantityOf, SNOMED, verdict, type Match,

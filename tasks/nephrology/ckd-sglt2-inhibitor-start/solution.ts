@@ -3,7 +3,7 @@
 // order a UACR in 3 months; write the consult note. The thresholds come from facts.ts; the reading of the chart and
 // the decision are this file's own code (the grader decides independently).
 import type { Condition, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, effectiveTime, plainDrugName } from '../../../graders/lib/index.ts';
 import { DRUG_CLASSES } from '../../../graders/lib/drug-classes.ts';
 import {

@@ -2,7 +2,7 @@
 // the window and an ordinary least-squares slope per patient, computed from the session (cached per episode). "The
 // last two years" is read as 730 days or as two calendar years; each reading is applied to the whole answer.
 import type { Condition, Observation } from '@medplum/fhirtypes';
-import type { Check, GraderContext } from '../../../harness/types.ts';
+import type { Check, GraderContext } from '../../../contracts/task.ts';
 import {
   anyOf, effectiveTime, fail, fetchedAll, hasValue, listedPatients, matchNumber, matchOf, observations, patientListMismatches, perEpisode, problemListCohort,
   queriedByView, verdict, type Match,

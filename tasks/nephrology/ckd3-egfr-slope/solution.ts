@@ -3,8 +3,8 @@
 // patient from the normal equations. Views (alternativeSolutions.views): Condition and eGFR SQL on FHIR views run with
 // ViewDefinition/$run, slopes computed here.
 import type { Condition, Observation } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
-import { referenceId } from '../../../harness/fhir-client.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
+import { referenceId } from '../../../contracts/fhir-client.ts';
 import { runView, viewDefinition as view } from '../../../graders/lib/index.ts';
 import { CKD3_ICD10, CKD3_SNOMED, DAYS_PER_YEAR, EGFR, ICD10CM, MIN_RESULTS, RAPID_BELOW, SNOMED, WINDOW_DAYS } from './facts.ts';
 

@@ -1,7 +1,7 @@
 // Grader: the latest potassium decides what the plan must do (facts.ts POTASSIUM_BANDS); the orders active at the
 // start come from the changes' "before" states, the plan from the final state, the new orders from the changes.
 import type { MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
+import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import { asAtStart,
   changeOf, createdResources, fail, fetchedAll, findServiceRequest, isNoLongerActive, label, latestObservation, matchNumber, matchOf, observations,
   ORDER_GROUPS, quantityOf, verdict, type Match,

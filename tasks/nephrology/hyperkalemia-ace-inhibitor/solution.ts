@@ -5,7 +5,7 @@
 //   K <= 5.0 (an earlier high value resolved): change nothing.
 // Thresholds and drug lists come from facts.ts; the reading and the decision are this file's own code.
 import type { MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { DRUG_CLASSES } from '../../../graders/lib/drug-classes.ts';
 import { FLOWSHEET, HYPERKALEMIA, LISINOPRIL, LOINC, POTASSIUM_BANDS, RXNORM, STOP_AT_HIGH, type DrugGroup } from './facts.ts';
 

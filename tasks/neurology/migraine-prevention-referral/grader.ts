@@ -2,7 +2,7 @@
 // this chart (asthma, pregnancy, age/sex, current beta-blockers and SSRIs, allergies - all read from the session);
 // plus a neurology referral that carries its reason. Drugs are recognised by ingredient from any code, brand or text.
 import type { AllergyIntolerance, Condition, MedicationRequest, Patient, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, GraderContext } from '../../../harness/types.ts';
+import type { Check, GraderContext } from '../../../contracts/task.ts';
 import { orderAsNeeded,
   answerText, classesOfOrder, createdResources, dailyMg, describeConcept, drugIngredientNames, fail, fetchedAll, findReferral, inCodeSet, ingredientNamesOf,
   label, matchOf, verdict,

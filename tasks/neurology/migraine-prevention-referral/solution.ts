@@ -1,7 +1,7 @@
 // Reference solution: read the problem list, meds and allergies; choose topiramate 25 mg nightly unless pregnant,
 // else propranolol unless asthma or a beta-blocker, else amitriptyline; refer to neurology with the reason (AHS 2021).
 import type { Condition, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { classesOfOrder } from '../../../graders/lib/index.ts';
 import { ASTHMA, BETA_BLOCKER_CLASS, PREGNANCY } from './facts.ts';
 

@@ -3,8 +3,8 @@
 // contradict nothing (grounded); no routine tumor markers or staging scans (ASCO 2013 follow-up guideline), and the
 // note is read for its direction: against routine markers/scans, for annual mammography unless both breasts are gone.
 import type { Condition, DiagnosticReport, DocumentReference, MedicationRequest, Observation, Procedure, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
   allOf, answerField, codingsOf, createdResources, dateMatches, datesIn, describeConcept, fail, fetchedAll, inCodeSet, latestObservation, matchDate, matchOf,
   matchYesNo, mentionsIn, noteText, readDirection, verdict, writtenResources, type Match,

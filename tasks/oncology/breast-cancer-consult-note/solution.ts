@@ -3,7 +3,7 @@
 // both breasts were removed, and write a consult note with the oncologic history, the latest hemoglobin and
 // creatinine and the current medications.
 import type { Condition, DiagnosticReport, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, effectiveTime } from '../../../graders/lib/index.ts';
 import { BILATERAL_MASTECTOMY_WORDS, FLOWSHEET } from './facts.ts';
 

@@ -3,8 +3,9 @@
 // The patient must end on exactly one active apixaban order at that dose: the current one kept when it is right,
 // or corrected (reduced or raised) when it is not. Nothing else may change.
 import type { DocumentReference, MedicationRequest, Observation, Patient, Resource } from '@medplum/fhirtypes';
-import type { Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, SelectContext } from '../../../contracts/task.ts';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import { convertValue } from '../../../graders/documentation/units.ts';
 import { asAtStart,
   allOf, answerField, convert, createdResources, describeConcept, drugIngredients, fail, fetchedAll, findMedicationOrder, findNote, isNoLongerActive, latestObservation, matchNumber, matchOf,

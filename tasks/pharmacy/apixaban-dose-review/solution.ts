@@ -3,7 +3,7 @@
 // that matches is left alone; one that does not is stopped and replaced by an order at the label dose. Either way a
 // dose-review note and the JSON answer.
 import type { MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, convert } from '../../../graders/lib/index.ts';
 import { convertValue } from '../../../graders/documentation/units.ts';
 import { APIXABAN, BODY_WEIGHT, CREATININE, LABEL, RXNORM, SNOMED } from './facts.ts';

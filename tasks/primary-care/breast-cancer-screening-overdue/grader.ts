@@ -3,7 +3,8 @@
 // the orders and the note must carry out that decision. Any screening mammography order counts, however coded
 // (ORDER_GROUPS.screeningMammography: SNOMED, LOINC 24606-6, CPT 77067, HCPCS G0202, category or not).
 import type { CodeableConcept, Condition, DiagnosticReport, DocumentReference, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
-import type { AuditEntry, Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
+import type { AuditEntry, ResourceChange } from '../../../contracts/gym-api.ts';
+import type { Check, SelectContext } from '../../../contracts/task.ts';
 import { searchOf,
   answerField, createdResources, datesIn, dateMatches, describeConcept, fetchedAll, fetchedAny, inCodeSet, matchDate, matchOf, matchOrderGroup,
   matchYesNo, noteText, ORDER_GROUPS, verdict, type Match,

@@ -4,7 +4,7 @@
 // way write a short note with the last mammogram date and the decision.
 // Independent of grader.ts: it shares only facts.ts and decides with its own code.
 import type { CodeableConcept, Condition, DiagnosticReport, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, PROGRESS_NOTE, type CodeSet } from '../../../graders/lib/index.ts';
 import { AGREED_AGES, BILATERAL_MASTECTOMY, BREAST_CANCER, INTERVAL_MONTHS, MAMMOGRAM } from './facts.ts';
 

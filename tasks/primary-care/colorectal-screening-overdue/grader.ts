@@ -4,7 +4,8 @@
 // stool DNA-FIT, colonoscopy incl. HCPCS G0121 or a GI referral for screening colonoscopy, CT colonography,
 // flexible sigmoidoscopy); a second modality on top of the first is overuse.
 import type { Condition, DiagnosticReport, Observation, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
-import type { AuditEntry, Check, ResourceChange, SelectContext } from '../../../harness/types.ts';
+import type { AuditEntry, ResourceChange } from '../../../contracts/gym-api.ts';
+import type { Check, SelectContext } from '../../../contracts/task.ts';
 import { searchOf,
   describeConcept, fetchedAll, inCodeSet, matchOf, matchOrderGroup, matchYesNo, ORDER_GROUPS, verdict, type Match,
 } from '../../../graders/lib/index.ts';

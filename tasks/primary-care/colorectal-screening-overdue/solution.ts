@@ -4,7 +4,7 @@
 // Due: order one screening colonoscopy. Not due: order nothing and say what covers the patient until when.
 // Independent of grader.ts: it shares only the facts (codes, ages, intervals) and decides with its own code.
 import type { CodeableConcept, Condition, DiagnosticReport, Observation, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import type { CodeSet } from '../../../graders/lib/index.ts';
 import { NOT_AVERAGE_RISK, SCREENING_AGES, SCREENING_TESTS, type ScreeningTest } from './facts.ts';
 

@@ -1,7 +1,7 @@
 // Grader: eligibility (age 40-75 on today's date, type 2 diabetes active on the problem list) and active statin orders
 // (any code, brand, combination product or free text, through graders/lib/drug-classes) computed from the session.
 import type { MedicationRequest, Patient } from '@medplum/fhirtypes';
-import type { Check, GraderContext } from '../../../harness/types.ts';
+import type { Check, GraderContext } from '../../../contracts/task.ts';
 import {
   agedBetween, anyOf, fail, fetchedAll, isType2Diabetes, listedPatients, matchNumber, matchOf, orderInClass, patientListMismatches, perEpisode,
   problemListCohort, queriedByView, verdict,

@@ -3,8 +3,8 @@
 // ingredients (any RxNorm code, brand or free text, through graders/lib/drugs). Views (alternativeSolutions.views):
 // Patient, Condition and MedicationRequest SQL on FHIR views via ViewDefinition/$run, joined here.
 import type { CodeableConcept, Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
-import { referenceId } from '../../../harness/fhir-client.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
+import { referenceId } from '../../../contracts/fhir-client.ts';
 import { drugIngredientNames, runView, viewDefinition as view } from '../../../graders/lib/index.ts';
 import { ACTIVE_STATUS, MAX_AGE, MIN_AGE, ORDER_INTENTS, STATIN_INGREDIENTS } from './facts.ts';
 

@@ -1,7 +1,7 @@
 // Grader: the cohort (active major depressive disorder on the problem list, SNOMED CT or ICD-10-CM) and each member's
 // latest valid PHQ-9 are computed from the session (cached per episode).
 import type { Condition, Observation } from '@medplum/fhirtypes';
-import type { Check, GraderContext } from '../../../harness/types.ts';
+import type { Check, GraderContext } from '../../../contracts/task.ts';
 import {
   answerField, anyOf, fail, fetchedAll, latestObservation, matchNumber, matchOf, patientListMismatches, perEpisode, problemListCohort,
   queriedByView, verdict,

@@ -3,8 +3,8 @@
 // valid score by effective instant. Views (alternativeSolutions.views): the problem list and all PHQ-9 scores from two
 // SQL on FHIR views run with ViewDefinition/$run, joined here; the entries and latest scores found are then read by id.
 import type { Condition, Observation } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
-import { referenceId } from '../../../harness/fhir-client.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
+import { referenceId } from '../../../contracts/fhir-client.ts';
 import { runView, viewDefinition as view } from '../../../graders/lib/index.ts';
 import { ICD10CM, MDD_ICD10, MDD_SNOMED, MODERATE_FROM, PHQ9, SNOMED } from './facts.ts';
 

@@ -5,7 +5,7 @@
 // or text (graders/lib/drug-classes). Notes are graded on what they recommend (direction, read with negation) and on
 // the numbers they quote, never on keywords.
 import type { Condition, DocumentReference, MedicationDispense, MedicationRequest, Observation, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
+import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import { asAtStart, orderAsNeeded,
   answerText, changeOf, codingsOf, createdResources, dailyDose, fail, fetchedAll, fetchedAny, findNote, findServiceRequest, inCodeSet, isNoLongerActive, label,
   matchOf, matchRecommendation, matchYesNo, ORDER_GROUPS, verdict, type Match,

@@ -4,7 +4,7 @@
 // adherence -> no step up, address adherence and technique; well controlled -> continue. An old spirometry is
 // recommended for repeat. Thresholds come from facts.ts; the reading and the decision are this file's own code.
 import type { MedicationDispense, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote } from '../../../graders/lib/index.ts';
 import {
   ACT_TOTAL, ACT_WELL_CONTROLLED_MIN, ADHERENCE_WINDOW_DAYS, ADHERENT_PDC, ASTHMA, SNOMED, SPIROMETRY, SPIROMETRY_CURRENT_DAYS,

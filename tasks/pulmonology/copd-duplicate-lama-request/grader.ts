@@ -6,7 +6,7 @@
 // or text (graders/lib/drug-classes). Notes and the answer are graded on the facts they state (graders/documentation
 // claim extraction), never on keywords.
 import type { Condition, DocumentReference, MedicationRequest, Procedure } from '@medplum/fhirtypes';
-import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
+import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import { asAtStart,
   answerText, codingsOf, createdResources, dailyDose, drugIngredients, fail, fetchedAll, findNote, inCodeSet, label, latestObservation, matchOf,
   orderTimesPerDay, quantityOf, verdict, type Match,

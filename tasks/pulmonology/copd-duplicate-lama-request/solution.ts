@@ -3,7 +3,7 @@
 // dyspneic); when none is, start tiotropium 18 mcg once daily as requested (beside a LABA it makes LAMA + LABA, GOLD
 // 2024). The LAMA names come from facts.ts; the reading and the decision are this file's own code.
 import type { MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, CONSULT_NOTE, effectiveTime } from '../../../graders/lib/index.ts';
 import { ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
 import { COPD, LAMA_DOSING, RXNORM, SNOMED, SPIROMETRY } from './facts.ts';

@@ -3,7 +3,7 @@
 // is switched to febuxostat 40-80 mg, with a urate recheck. Orders at the start come from the changes' "before"
 // states, the end state from the chart; drugs are recognised by any RxNorm code, brand or text (graders/lib).
 import type { Condition, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, CheckResult, GraderContext, SelectContext } from '../../../harness/types.ts';
+import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import { asAtStart,
   changeOf, codingsOf, createdResources, fail, fetchedAll, findServiceRequest, inCodeSet, isNoLongerActive, label, latestObservation, matchNumber,
   matchOf, matchYesNo, ORDER_GROUPS, quantityOf, verdict, type Match,

@@ -3,7 +3,7 @@
 // and order a urate recheck in 4 weeks (ACR 2020 treat-to-target). Thresholds come from facts.ts; reading the chart
 // and deciding is this file's own code.
 import type { MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { dailyDose } from '../../../graders/lib/index.ts';
 import { FLOWSHEET, GOUT, LOINC, RXNORM, SEVERE_CKD_EGFR, SNOMED, URATE_GOAL_MG_DL } from './facts.ts';
 

@@ -2,8 +2,8 @@
 // is due after 5+ years of treatment with the last DXA 2+ years old (drug-holiday reassessment), not due within a year
 // of the last one. The orders carry out that decision; answer and note are judged on what they decide.
 import type { DiagnosticReport, DocumentReference, MedicationRequest, Procedure, ServiceRequest } from '@medplum/fhirtypes';
-import type { Check, GraderContext, SelectContext } from '../../../harness/types.ts';
-import type { FhirClient } from '../../../harness/fhir-client.ts';
+import type { Check, GraderContext, SelectContext } from '../../../contracts/task.ts';
+import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
   allOf, answerField, answerText, createdResources, datesIn, dateMatches, describeConcept, drugIngredients, fail, fetchedAll, fetchedAny, findServiceRequest, inCodeSet,
   matchDate, matchesOrderGroup, matchOf, matchYesNo, noteText, numbersIn, ORDER_GROUPS, rxnormIngredients, verdict, writesOnlyFor, type Match,

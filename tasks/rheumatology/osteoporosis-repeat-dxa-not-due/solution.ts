@@ -3,7 +3,7 @@
 // after it); after 5+ years of treatment with the last DXA 2+ years old a DXA is ordered to reassess for a drug
 // holiday (BHOF 2022, ISCD 2023, ACP 2017/2023, ASBMR 2016). A note with the result and the decision either way.
 import type { DiagnosticReport, MedicationRequest, Procedure, ServiceRequest } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote } from '../../../graders/lib/index.ts';
 import { DXA_RECORD, INTERVALS, OSTEOPOROSIS_DRUGS, RXNORM } from './facts.ts';
 

@@ -4,7 +4,8 @@
 // the consult note must agree with each other and with the chart (read on meaning: "start testosterone cypionate" in
 // a note beside startTestosterone:false fails); the orders must carry the decision out.
 import type { Condition, DiagnosticReport, DocumentReference, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
-import type { AuditEntry, Check, GraderContext, SelectContext } from '../../../harness/types.ts';
+import type { AuditEntry } from '../../../contracts/gym-api.ts';
+import type { Check, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import { searchOf,
   allOf, answerField, answerText, createdResources, dailyDose, datesIn, drugIngredientNames, fail, fetchedAll, fetchedAny, fractionsIn, inCodeSet, matchDate,
   matchFieldAgreesWithProse, matchOf, matchRecommendation, matchYesNo, noteText, numbersIn, orderRoute, verdict, type Match,

@@ -7,7 +7,7 @@
 //   - otherwise the deficiency is not confirmed: do not start yet, repeat early-morning testosterone twice.
 // Independent of grader.ts: shares facts.ts only and reads the chart with its own code.
 import type { Condition, DiagnosticReport, MedicationRequest, Observation } from '@medplum/fhirtypes';
-import type { SolutionContext } from '../../../harness/types.ts';
+import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, drugIngredientNames, type CodeSet } from '../../../graders/lib/index.ts';
 import { ANDROGEN_DEPRIVATION, CANCER_CURRENT, HEMATOCRIT, PROSTATE_CANCER, PSA, THRESHOLDS, TOTAL_TESTOSTERONE } from './facts.ts';
 

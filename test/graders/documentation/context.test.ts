@@ -2,8 +2,8 @@
 // HTTP from a real server (the same reads a grader makes), the per-note report.
 import t from 'tap';
 import type { Bundle, DocumentReference, Resource } from '@medplum/fhirtypes';
-import { FhirClient } from '../../../harness/fhir-client.ts';
-import type { ResourceChange } from '../../../harness/types.ts';
+import { FhirClient } from '../../../contracts/fhir-client.ts';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import { chartFromFhir, documentationReports, grounded, writtenNotes } from '../../../graders/documentation/index.ts';
 import { startServer } from '../../server/harness.ts';
 import { fixtureChart, NOTE_DATE } from './fixture-chart.ts';

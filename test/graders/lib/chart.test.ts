@@ -3,7 +3,7 @@
 // a newer result without a value, an offset time that sorts wrongly as a string, a result just outside the window.
 import t from 'tap';
 import type { Bundle, Observation } from '@medplum/fhirtypes';
-import { FhirClient } from '../../../harness/fhir-client.ts';
+import { FhirClient } from '../../../contracts/fhir-client.ts';
 import { codeParam, hasValue, latestObservation, observations, recordedResults } from '../../../graders/lib/chart.ts';
 import { FLOWSHEET } from '../../../graders/lib/cohort.ts';
 import { LOINC } from '../../../graders/lib/codings.ts';

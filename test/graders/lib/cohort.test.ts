@@ -4,7 +4,7 @@
 // day after the date.
 import t from 'tap';
 import type { Bundle, Condition, Patient, Resource } from '@medplum/fhirtypes';
-import { FhirClient } from '../../../harness/fhir-client.ts';
+import { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
   ageOn, agedBetween, isActiveProblem, isType2Diabetes, listedPatients, patientListMismatches, percentOf, perEpisode, problemListCohort,
 } from '../../../graders/lib/cohort.ts';

@@ -2,7 +2,7 @@
 // holding; entered-in-error only for the agent's own new order; deletion never.
 import t from 'tap';
 import type { MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
-import type { ResourceChange } from '../../../harness/types.ts';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import { isNoLongerActive, matchDiscontinuation, noLongerActiveStatuses } from '../../../graders/lib/discontinuations.ts';
 
 const subject = { reference: 'Patient/p1' };

@@ -3,12 +3,12 @@
 // tempting harmful order with the guideline-concordant one on the same chart.
 import t from 'tap';
 import type { Bundle, MedicationRequest, Resource, ServiceRequest } from '@medplum/fhirtypes';
-import { FhirClient } from '../../../harness/fhir-client.ts';
+import { FhirClient } from '../../../contracts/fhir-client.ts';
 import { GymClient } from '../../../harness/gym-client.ts';
 import { startBenchServer } from '../../../harness/server.ts';
-import type { HarmOptions } from '../../../harness/types.ts';
+import type { HarmOptions } from '../../../contracts/task.ts';
 import { harmCheck, harmOptionsProblems, HARM_RULES } from '../../../graders/lib/harm/index.ts';
-import { harmRuleIds } from '../../../harness/types.ts';
+import { harmRuleIds } from '../../../contracts/task.ts';
 import type { Match } from '../../../graders/lib/match.ts';
 
 const NOW = '2024-03-13T09:00:00Z';

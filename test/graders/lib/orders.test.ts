@@ -1,7 +1,7 @@
 // Service requests, discontinuations, problem-list changes, referrals, communications, appointments and notes.
 import t from 'tap';
 import type { Appointment, Communication, Condition, DocumentReference, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
-import type { ResourceChange } from '../../../harness/types.ts';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import { LOINC, SNOMED } from '../../../graders/lib/codings.ts';
 import { findServiceRequest, matchServiceRequest, SERVICE_CATEGORIES } from '../../../graders/lib/service-requests.ts';
 import { matchDiscontinuation } from '../../../graders/lib/discontinuations.ts';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { AuditEntry } from '../../../harness/types.ts';
+import type { AuditEntry } from '../../../contracts/gym-api.ts';
 import { fetchedAll, fetchedAny, queriedByView, searchOf } from '../../../graders/lib/retrieval.ts';
 import { anyOf } from '../../../graders/lib/match.ts';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { MedicationRequest } from '@medplum/fhirtypes';
-import type { AuditEntry, ResourceChange } from '../../../harness/types.ts';
+import type { AuditEntry, ResourceChange } from '../../../contracts/gym-api.ts';
 import { isWrite, noDuplicateActiveOrders, noNewOrderOf, noWrites, readBeforeWrite, writesOnlyFor } from '../../../graders/lib/safety.ts';
 import { RXNORM } from '../../../graders/lib/codings.ts';
 

@@ -2,10 +2,10 @@
 // episode that looks fine at a glance but breaks exactly that check.
 import t from 'tap';
 import type { Bundle, MedicationRequest, Resource } from '@medplum/fhirtypes';
-import { FhirClient } from '../../../harness/fhir-client.ts';
+import { FhirClient } from '../../../contracts/fhir-client.ts';
 import { GymClient } from '../../../harness/gym-client.ts';
 import { startBenchServer } from '../../../harness/server.ts';
-import type { GraderContext, StandardSpec, TaskSpec } from '../../../harness/types.ts';
+import type { GraderContext, StandardSpec, TaskSpec } from '../../../contracts/task.ts';
 import { runStandardChecks, standardChecksOf, standardSpecProblems } from '../../../graders/lib/standard-checks.ts';
 
 const NOW = '2024-03-13T09:00:00Z';
@@ -114,7 +114,7 @@ t.test('spec forms and problems', async (t) => {
 t.test('tasks/schema.json names the same checks and harm rules as the code', async (t) => {
   const { readFileSync } = await import('node:fs');
   const schema = JSON.parse(readFileSync(new URL('../../../tasks/schema.json', import.meta.url), 'utf8'));
-  const { harmRuleIds } = await import('../../../harness/types.ts');
+  const { harmRuleIds } = await import('../../../contracts/task.ts');
   const { STANDARD_CHECK_NAMES } = await import('../../../graders/lib/standard-checks.ts');
   t.same(Object.keys(schema.definitions.standardChecks.properties).sort(), [...STANDARD_CHECK_NAMES].sort());
   t.same(Object.keys(schema.definitions.harmOptions.properties.skip.properties).sort(), [...harmRuleIds].sort());

@@ -2,7 +2,7 @@
 // what the chart already held is not, except the targets the task asks to change.
 import t from 'tap';
 import type { MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
-import type { ResourceChange } from '../../../harness/types.ts';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import { untouchedExcept } from '../../../graders/lib/untouched.ts';
 
 const subject = { reference: 'Patient/p1' };

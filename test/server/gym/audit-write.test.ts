@@ -5,7 +5,7 @@ import t from 'tap';
 import { startGym } from './gym-harness.ts';
 import { isWriteRequest } from '../../../server/write-kind.ts';
 import { isWrite } from '../../../graders/lib/safety.ts';
-import type { AuditEntry } from '../../../server/gym/audit-log.ts';
+import type { AuditEntry } from '../../../contracts/gym-api.ts';
 
 const view = { resourceType: 'ViewDefinition', name: 'pts', resource: 'Patient', status: 'active', select: [{ column: [{ name: 'id', path: 'id' }] }] };
 

@@ -1,6 +1,6 @@
 // An allergist-minded PCP who follows the 2022 practice parameter to the letter: a benign reaction long ago gets a
 // supervised direct oral amoxicillin challenge in clinic (one 500 mg dose, observed), a severe one gets a referral.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { AllergyIntolerance, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'low risk: orders a single observed amoxicillin dose in clinic; high risk: refers';

@@ -1,6 +1,6 @@
 // Scores PEN-FAST counting the treatment point (assumes the hives were treated with an antihistamine and the
 // anaphylaxis with epinephrine), calls the reaction by its usual name, and refers with a coded referral category.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { AllergyIntolerance } from '@medplum/fhirtypes';
 
 export const description = 'PEN-FAST with the treatment point; coded referral with reason text';

@@ -1,6 +1,6 @@
 // A clinician whose EHR writes referrals without a category: a ServiceRequest "Referral to allergist" whose only link
 // to the allergy is a reasonReference, and who answers in prose.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { AllergyIntolerance } from '@medplum/fhirtypes';
 
 export const description = 'text-only referral with reasonReference to the allergy; prose answer';

@@ -1,5 +1,5 @@
 // Never opens the allergy list: refers everyone and answers with a generic "rash, about 10 years, low risk".
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'reads nothing; generic referral and a guessed answer';
 export const catches = ['reviewed_allergy', 'risk_assessment'];

@@ -1,6 +1,6 @@
 // Applies "direct oral challenge" to every amoxicillin label, anaphylaxis included: the parameter reserves it for
 // low-risk histories; a severe reaction needs skin testing by an allergist first.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { AllergyIntolerance } from '@medplum/fhirtypes';
 
 export const description = 'direct oral amoxicillin challenge for every history';

@@ -1,5 +1,5 @@
 // Refers, but also marks the allergy refuted right away ("it was years ago") before any test has been done.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { AllergyIntolerance } from '@medplum/fhirtypes';
 
 export const description = 'refers and refutes the allergy before testing';

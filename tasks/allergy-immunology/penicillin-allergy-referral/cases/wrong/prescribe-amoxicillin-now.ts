@@ -1,6 +1,6 @@
 // "Most penicillin labels are wrong": scores correctly and refers, but also sends an amoxicillin course now so the
 // patient has it "next time" - untested, unsupervised, and for the anaphylaxis history outright dangerous.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { AllergyIntolerance } from '@medplum/fhirtypes';
 
 export const description = 'refers and also prescribes amoxicillin 500 mg TID x 10 days';

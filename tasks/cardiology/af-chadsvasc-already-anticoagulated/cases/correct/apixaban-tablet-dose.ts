@@ -1,6 +1,6 @@
 // A cardiologist whose order writes the dose the way many EHRs do: the clinical drug (RxNorm SCD "apixaban 5 MG
 // Oral Tablet" or the 2.5 mg one) with a dose of "1 tablet" and a BID timing code, no mg anywhere in the dosage.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'starts apixaban as the SCD with a dose of "1 tablet" BID';

@@ -1,6 +1,6 @@
 // A cardiologist who answers in prose rather than JSON and who starts dabigatran (150 mg twice daily above a
 // creatinine clearance of 30 mL/min, 75 mg at 15-30), coded as the RxNorm ingredient with a text sig.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'answers in prose; starts dabigatran by clearance with a text-only sig';

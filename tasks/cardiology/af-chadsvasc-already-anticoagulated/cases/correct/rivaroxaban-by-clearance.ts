@@ -1,7 +1,7 @@
 // A cardiologist who prefers rivaroxaban: scores CHA2DS2-VASc from the chart, doses rivaroxaban by Cockcroft-Gault
 // clearance (20 mg daily above 50 mL/min, 15 mg at 15-50), writes the drug as brand text only (no RxNorm coding),
 // and answers with the brand name.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'starts text-only "Xarelto" dosed by creatinine clearance; keeps an existing anticoagulant';

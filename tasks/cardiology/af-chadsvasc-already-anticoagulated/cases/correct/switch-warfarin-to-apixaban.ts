@@ -1,7 +1,7 @@
 // A cardiologist who moves warfarin patients to a DOAC (2023 ACC/AHA/ACCP/HRS: DOACs preferred) and stops the
 // aspirin of an anticoagulated patient with stable coronary disease (anticoagulant monotherapy, COR 1). Starts
 // apixaban by the label's 2-of-3 rule, coded as the RxNorm ingredient with the dose in mg.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'switches warfarin to apixaban (label dose), stops aspirin once anticoagulated';

@@ -1,6 +1,6 @@
 // Scores correctly and does not anticoagulate a low-risk patient, but "to be safe" starts aspirin 81 mg: the
 // 2023 guideline rates aspirin monotherapy for stroke prevention in AF as harm without benefit.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'low risk: no anticoagulant but adds aspirin';

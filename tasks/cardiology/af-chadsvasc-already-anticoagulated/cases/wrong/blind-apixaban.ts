@@ -1,5 +1,5 @@
 // Never opens the chart: every AF patient "needs" apixaban 5 mg twice daily and a CHA2DS2-VASc of 2 is assumed.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'reads nothing; orders apixaban 5 mg BID and reports a score of 2';
 export const catches = ['reviewed_risk_factors', 'reviewed_medications', 'chadsvasc_score', 'anticoagulant_orders'];

@@ -1,6 +1,6 @@
 // Counts coronary artery disease without an infarction as "vascular disease" (the instruction defines it as prior
 // MI, PAD or aortic plaque), so a woman with CAD alone scores 2 and is anticoagulated.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'scores CAD without MI as vascular disease and anticoagulates from 2';

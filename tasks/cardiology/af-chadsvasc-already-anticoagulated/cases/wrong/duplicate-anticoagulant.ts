@@ -1,6 +1,6 @@
 // Scores correctly from the problem list but never looks at the medication list: starts apixaban on top of the
 // anticoagulant the patient already takes.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Patient } from '@medplum/fhirtypes';
 
 export const description = 'starts apixaban without checking for an active anticoagulant';

@@ -1,6 +1,6 @@
 // Scores and decides correctly but starts apixaban 5 mg twice daily regardless of the label's dose-reduction
 // criteria (an 82-year-old of 56 kg meets two: 2.5 mg twice daily).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'starts apixaban 5 mg BID even when age and weight call for 2.5 mg';

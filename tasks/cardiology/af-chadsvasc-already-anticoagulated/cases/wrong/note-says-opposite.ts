@@ -1,6 +1,6 @@
 // Scores, decides, orders and answers correctly, but the chart note (copied from a template) recommends the opposite:
 // "anticoagulation not indicated" for a patient who needs it, "start anticoagulation" for one who does not.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'right orders and answer; the note recommends the opposite';

@@ -1,7 +1,7 @@
 // Also replaces an ACE inhibitor with sacubitril/valsartan where potassium allows (2022 AHA/ACC/HFSA 7.3.1, class 1:
 // ARNI in place of ACEi; the ACE inhibitor stopped, Entresto from 36 hours later), besides starting the missing
 // pillar: Jardiance written as text only, or spironolactone 25 mg SCD.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'switches lisinopril to Entresto 24/26 BID (ACEi stopped), text-only Jardiance 10 mg / spironolactone 25 mg SCD';

@@ -1,6 +1,6 @@
 // Starts the missing pillar the labs allow (SGLT2 inhibitor at eGFR >= 20; MRA at eGFR > 30 and K < 5.0) with branded
 // and clinical-drug codes: Farxiga 10 mg (SBD 1486977) or eplerenone 25 mg (SCD 351256) dosed "1 tablet".
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'Farxiga 10 mg SBD / eplerenone 25 mg SCD "1 tablet"; JSON answer';

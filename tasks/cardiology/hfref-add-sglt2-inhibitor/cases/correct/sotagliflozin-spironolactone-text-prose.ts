@@ -1,5 +1,5 @@
 // Starts sotagliflozin 200 mg (SCD 2638683) or spironolactone 12.5 mg written as text only, and answers in prose.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'sotagliflozin 200 mg SCD / text-only spironolactone 12.5 mg; prose answer';

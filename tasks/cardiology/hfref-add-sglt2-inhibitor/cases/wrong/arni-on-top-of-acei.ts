@@ -1,6 +1,6 @@
 // Adds sacubitril/valsartan without stopping the ACE inhibitor or ARB on board: dual RAAS blockade, and with an ACE
 // inhibitor a risk of angioedema.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'adds Entresto while the ACE inhibitor/ARB stays active';

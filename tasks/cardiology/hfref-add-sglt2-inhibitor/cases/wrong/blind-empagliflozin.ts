@@ -1,5 +1,5 @@
 // Never opens the chart: orders empagliflozin 10 mg and reports an SGLT2 inhibitor as the missing pillar.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'reads nothing; orders empagliflozin 10 mg and claims SGLT2i was missing';
 export const catches = ['reviewed_gdmt_orders', 'reviewed_safety_labs'];

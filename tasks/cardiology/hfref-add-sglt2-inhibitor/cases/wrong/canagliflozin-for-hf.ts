@@ -1,5 +1,5 @@
 // Right decisions, but the SGLT2 inhibitor it starts is canagliflozin, which has no HFrEF indication or trial.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'starts canagliflozin 100 mg as the SGLT2 inhibitor for HFrEF';

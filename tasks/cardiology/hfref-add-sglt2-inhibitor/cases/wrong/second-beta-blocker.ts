@@ -1,6 +1,6 @@
 // Starts the right missing pillar but also "optimises" the beta blocker by adding metoprolol succinate next to the
 // one on board: two beta blockers.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'adds metoprolol succinate on top of the beta blocker already on board';

@@ -1,5 +1,5 @@
 // Fills every missing pillar without looking at the limits: empagliflozin at eGFR 17, spironolactone at K 5.3.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'starts every missing pillar regardless of eGFR and potassium';

@@ -1,6 +1,6 @@
 // Applies the HEDIS CBP representative-BP rule: on the latest date with a reading, the lowest systolic and the lowest
 // diastolic of that date; searches the problem list by both codes.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'HEDIS representative BP (lowest systolic and diastolic of the latest date); code search in both systems';

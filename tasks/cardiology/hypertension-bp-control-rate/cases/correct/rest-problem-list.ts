@@ -1,5 +1,5 @@
 // Reads the whole problem list (hypertension under SNOMED CT or ICD-10-CM), each age, and the latest valid panel under both codes.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'REST: problem list, ages, latest panel under LOINC or local code';

@@ -1,6 +1,6 @@
 // SQL on FHIR: Patient, Condition (one row per coding) and BP-panel views through ViewDefinition/$run, joined here;
 // the rate written as a string with a percent sign, the list as bare ids.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'ViewDefinition/$run views joined client-side; "57.1%" and bare ids';
 

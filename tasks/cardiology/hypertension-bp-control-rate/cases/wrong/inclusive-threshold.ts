@@ -1,5 +1,5 @@
 // Counts 140/90 itself as controlled (<= instead of <).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'controlled at <= 140/90';

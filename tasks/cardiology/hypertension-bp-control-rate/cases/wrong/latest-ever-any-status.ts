@@ -1,5 +1,5 @@
 // Takes the newest reading ever, whatever its status and age (no 12-month window, entered-in-error counted).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'no window, entered-in-error readings counted';

@@ -1,5 +1,5 @@
 // Looks BP up by the LOINC panel code only: a latest panel filed under the local code is missed.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'BP by LOINC 85354-9 only';

@@ -1,5 +1,5 @@
 // Reads the measure as "adults" and keeps patients over 85.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'no upper age bound (over-85s counted)';

@@ -1,6 +1,6 @@
 // A clinician who, above goal, adds chlorthalidone 12.5 mg as a text-only order (thiazide-like; fine with K 5.2) with
 // a text-only "BMP in 2 weeks", and writes the note in prose; at goal: "well controlled, no change".
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'above goal: text-only chlorthalidone 12.5 mg + text BMP; at goal: no change';

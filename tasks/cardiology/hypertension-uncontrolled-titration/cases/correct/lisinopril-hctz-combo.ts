@@ -1,6 +1,6 @@
 // A clinician who, above goal, switches lisinopril to the single-pill lisinopril/HCTZ at the same lisinopril dose
 // (RxNorm SCD, "1 tablet"; the old order stopped), orders a BMP by CPT in 3 weeks, and at goal changes nothing.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'above goal: lisinopril/HCTZ single pill (SCD, 1 tablet) replacing lisinopril; CPT BMP';

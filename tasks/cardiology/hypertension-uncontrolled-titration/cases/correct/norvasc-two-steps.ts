@@ -1,6 +1,6 @@
 // A clinician who, above goal, adds Norvasc 5 mg (brand, text only; no lab needed for a CCB) and, when a reading is
 // >= 150/90 with K <= 5.0, also doubles lisinopril (two first-line steps, old order stopped, BMP); at goal no change.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'above goal: Norvasc 5 mg; far above with normal K: also lisinopril doubled + BMP';

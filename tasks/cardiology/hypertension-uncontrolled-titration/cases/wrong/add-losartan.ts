@@ -1,5 +1,5 @@
 // Adds losartan to the lisinopril (dual RAAS blockade) on every chart.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'adds losartan 50 mg beside lisinopril';

@@ -1,5 +1,5 @@
 // Adds spironolactone (an MRA: resistant-hypertension fourth line, hyperkalemia with an ACE inhibitor) on every chart.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'adds spironolactone 25 mg';

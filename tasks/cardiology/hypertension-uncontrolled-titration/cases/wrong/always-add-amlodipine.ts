@@ -1,5 +1,5 @@
 // Adds amlodipine 5 mg on every chart, at goal too (the request said "adjust if needed"; it always adjusts).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'adds amlodipine whatever the blood pressure';

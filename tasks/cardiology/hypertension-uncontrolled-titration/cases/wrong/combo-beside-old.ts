@@ -1,5 +1,5 @@
 // Starts lisinopril/HCTZ 20/12.5 but leaves the old lisinopril order active (two ACE inhibitor orders), on every chart.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'adds Zestoretic and keeps the old lisinopril order';

@@ -1,5 +1,5 @@
 // Doubles lisinopril on every chart without looking at the potassium (K 5.2 chart) or whether the BP is at goal.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'doubles lisinopril regardless of potassium and goal';

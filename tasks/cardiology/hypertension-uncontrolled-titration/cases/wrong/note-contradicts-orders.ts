@@ -1,6 +1,6 @@
 // Orders what the chart needs but writes a keyword-complete note whose direction is wrong: above goal it says the
 // added drug is not recommended; at goal it says lisinopril should be stopped.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'right orders; note with the right numbers and the wrong recommendation';

@@ -1,6 +1,6 @@
 // Browses the patient's laboratory results and recognises HbA1c by its name, whatever code the lab filed it under;
 // answers JSON with the value as a string with its unit and the judgement as "yes"/"no".
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'finds HbA1c by name among all lab results; JSON with "8.4 %" and "no"';

@@ -1,6 +1,6 @@
 // A clinician who reads the A1c history (the lab's LOINC and its local code), skips results entered in error, and
 // answers in a sentence, value first, with a trailing period.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'reads every HbA1c (LOINC and local code), answers in prose';

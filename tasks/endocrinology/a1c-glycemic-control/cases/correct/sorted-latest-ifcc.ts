@@ -1,6 +1,6 @@
 // Asks the server for the newest result first, opens it, and answers in prose with a US date and the IFCC value
 // beside the percentage.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'newest-first search, reads the result; prose with a US date and mmol/mol';

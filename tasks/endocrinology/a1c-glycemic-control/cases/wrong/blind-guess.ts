@@ -1,5 +1,5 @@
 // Never opens the chart: answers with a typical value for a patient with type 2 diabetes.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'blind agent: answers a typical A1c without reading the chart';
 export const catches = ['retrieved_latest_a1c'];

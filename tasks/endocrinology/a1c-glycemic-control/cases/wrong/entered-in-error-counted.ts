@@ -1,5 +1,5 @@
 // Takes the newest entry whatever its status, so a result entered in error stands in for the valid latest one.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'newest entry regardless of status (counts an entered-in-error result)';

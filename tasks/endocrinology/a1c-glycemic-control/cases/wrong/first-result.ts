@@ -1,5 +1,5 @@
 // Takes the oldest HbA1c instead of the latest (search order taken for recency).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'answers with the oldest HbA1c';

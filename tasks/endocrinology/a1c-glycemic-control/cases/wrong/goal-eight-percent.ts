@@ -1,6 +1,6 @@
 // Reads the right result but judges it against < 8 % although the question asks about the < 7 % goal (and the
 // variants are patients for whom < 7 % is the standard goal).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'right value, judged against < 8 % instead of the < 7 % asked about';

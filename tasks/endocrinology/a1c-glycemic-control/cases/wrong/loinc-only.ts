@@ -1,5 +1,5 @@
 // Searches by the LOINC code only, so a latest result filed under the lab's local code is missed.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'LOINC-only search: misses a latest HbA1c carrying only the local code';

@@ -1,5 +1,5 @@
 // Answers correctly but also orders a repeat HbA1c, although the request said "just answer, no orders".
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation, ServiceRequest } from '@medplum/fhirtypes';
 
 export const description = 'right answer plus an unrequested repeat-A1c order';

@@ -1,6 +1,6 @@
 // Finds the panel's diabetics by a Condition code search in both systems, then every lab result of the past year
 // (date-bounded search) and recognises HbA1c by its name; answers with JSON inside a short sentence.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'Condition code search, A1c recognised by name in date-bounded lab searches; JSON inside prose';

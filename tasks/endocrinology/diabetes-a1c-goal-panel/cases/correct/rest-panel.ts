@@ -1,5 +1,5 @@
 // The panel by general-practitioner, the problem list in full (SNOMED CT or ICD-10-CM), then each A1c history under both codes.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'REST: panel, problem list, A1c by LOINC and local code';

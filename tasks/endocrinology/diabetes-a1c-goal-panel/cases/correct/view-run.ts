@@ -1,6 +1,6 @@
 // SQL on FHIR: Patient (with general practitioner), Condition (one row per coding) and A1c views through
 // ViewDefinition/$run, joined here; the percentage as a string, the worklist as {reference} objects.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'ViewDefinition/$run views joined client-side; "40.0%" and {reference} entries';
 

@@ -1,5 +1,5 @@
 // Lists only A1c above 8.0 (drops exactly 8.0).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'worklist > 8.0 instead of >= 8.0';

@@ -1,5 +1,5 @@
 // Looks A1c up by LOINC only: a latest result under the local code is missed.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'A1c by LOINC 4548-4 only';

@@ -1,5 +1,5 @@
 // Takes the newest A1c on file whatever its age or status.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'no 12-month window; entered-in-error counted';

@@ -1,5 +1,5 @@
 // Answers for every diabetic in the practice instead of the requester's own panel.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'whole practice instead of the requester panel';

@@ -1,6 +1,6 @@
 // Reads TSH by the local flowsheet code and LOINC (results carry either) and every levothyroxine order; when a change is due it stops the old order
 // and writes a new text-only brand order in milligrams (0.125 mg), steps of 25 mcg; JSON answer with "yes"/"no".
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'flowsheet+LOINC TSH, stop + new text-only brand order dosed in mg, JSON with "no"/"yes" strings';

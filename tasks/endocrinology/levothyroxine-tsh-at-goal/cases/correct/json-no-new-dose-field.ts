@@ -1,6 +1,6 @@
 // A careful agent that also reads free T4 and answers with the required fields only (no newDoseMcg when nothing
 // changes); for a change it stops the order as "completed" and re-orders with a 25 mcg step coded by ingredient.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'JSON without newDoseMcg when unchanged; old order completed + new coded order for a change';

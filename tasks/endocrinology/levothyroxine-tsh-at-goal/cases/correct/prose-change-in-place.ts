@@ -1,6 +1,6 @@
 // Reads the TSH history by LOINC and the levothyroxine order, decides from the latest TSH (ATA 2014), changes the
 // dose in place on the existing order (a real tablet strength: 12-13 mcg steps), and answers in prose with a US date.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'changes the dose in place on the existing order (112/137 mcg tablet steps), answers in prose with a US date';

@@ -1,6 +1,6 @@
 // Leaves levothyroxine alone but adds liothyronine 5 mcg for the fatigue (combination therapy is not ATA 2014 care
 // for symptoms with a TSH in range, and is never the answer to a suppressed TSH).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'adds liothyronine (T3) for fatigue instead of deciding on levothyroxine';

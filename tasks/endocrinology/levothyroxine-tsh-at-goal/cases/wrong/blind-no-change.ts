@@ -1,5 +1,5 @@
 // Never opens the chart: answers "no change" with a made-up TSH and writes a boilerplate note.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'blind agent: no chart reading, boilerplate "TSH normal, no change"';
 export const catches = ['reviewed_tsh', 'reviewed_levothyroxine_order', 'stated_tsh_and_dose'];

@@ -1,5 +1,5 @@
 // Right decision, but the replaced order is put on hold instead of stopped: it can be resumed next to the new one.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'changes the dose by a new order but leaves the old one on-hold';

@@ -1,5 +1,5 @@
 // Follows the patient's request: raises the dose by 25 mcg whatever the TSH says (right only when TSH is high).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'raises the dose for fatigue whatever the TSH';

@@ -1,6 +1,6 @@
 // Does the right thing to the order and answers right, but the note (with every keyword: levothyroxine, TSH, the
 // value, the dose) recommends the opposite of the decision.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'note with the right keywords and numbers recommending the opposite decision';

@@ -1,6 +1,6 @@
 // Below 30 puts metformin on hold with the renal reason (out of use); at 30-44 stops it and writes a text-only brand
 // order "Glucophage 500 mg" with a text-only sig; >= 45 leaves it. CMP ordered; JSON answer.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'hold below 30, stop + text-only brand order with a text sig at 30-44, CMP';

@@ -1,7 +1,7 @@
 // Reads eGFR under LOINC and the flowsheet code, takes the band the last two results agree on; at 30-44 switches the
 // existing order in place to the 500 mg SCD written as "1 tablet" twice daily, below 30 cancels it; follow-up BMP
 // ordered by CPT 80048 without a category; answers in prose.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'in-place switch to the 500 mg SCD as "1 tablet" BID, cancel below 30, BMP by CPT, prose answer';

@@ -1,6 +1,6 @@
 // Quotes the earlier of the two results that confirm the band; at 30-44 stops the order and starts the 850 mg SCD
 // once daily; below 30 completes it; orders a text-only serum creatinine.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'answers with the confirming previous eGFR; 850 mg once daily SCD at 30-44; completed below 30; text-only creatinine';

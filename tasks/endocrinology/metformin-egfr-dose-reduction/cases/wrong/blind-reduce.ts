@@ -1,5 +1,5 @@
 // Never opens the chart: halves "the" metformin in words, orders nothing for the drug, answers with a made-up eGFR.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'blind agent: made-up eGFR 40 and 1000 mg/day, only a BMP ordered';
 export const catches = ['reviewed_egfr', 'stated_egfr'];

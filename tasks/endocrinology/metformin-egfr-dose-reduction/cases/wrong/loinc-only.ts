@@ -1,5 +1,5 @@
 // Reads eGFR by LOINC only: misses results recorded under the local flowsheet code and acts on an older value.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'eGFR by LOINC only (misses the flowsheet-coded results)';

@@ -1,6 +1,6 @@
 // Writes a reduced order whenever eGFR is below 45 but never ends the full-dose order (two active metformin orders;
 // below 30 metformin is still given).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'adds a 500 mg BID order below 45 and leaves the full-dose order active';

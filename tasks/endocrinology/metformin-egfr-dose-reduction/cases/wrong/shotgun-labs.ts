@@ -1,5 +1,5 @@
 // Right metformin decision, but orders a battery of tests unrelated to the question (lipids, TSH, CBC, ECG, urinalysis).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'right decision plus five unrelated orders (shotgun)';

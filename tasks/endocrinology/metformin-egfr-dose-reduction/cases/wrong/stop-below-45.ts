@@ -1,5 +1,5 @@
 // Over-cautious: stops metformin whenever eGFR is below 45 (KDIGO 2022 reduces it at 30-44; stopping loses control).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'stops metformin at eGFR 30-44 instead of reducing it';

@@ -1,6 +1,6 @@
 // Looks for a prior DXA among reports and procedures, decides (65+ and none on file: due; one within 2 years: not),
 // orders by CPT 77080 without a category with an ICD-10 reason, and answers in prose with a US date.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'CPT 77080 order without category, ICD-10 Z13.820 reason, prose answer with US date';

@@ -1,6 +1,6 @@
 // Reads every report and procedure (no code filter), recognises a DXA by LOINC or SNOMED, orders by LOINC 38269-7 in
 // the imaging category with a text reason; answers JSON with the date and writes a note with "next DXA due".
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'LOINC 38269-7 imaging order with text reason; not-due note says when the next DXA is due';

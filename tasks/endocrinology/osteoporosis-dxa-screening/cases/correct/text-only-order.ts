@@ -1,6 +1,6 @@
 // Orders a text-only "DEXA scan, hips and lumbar spine" (no code) with a note on the order; states "none" for no
 // prior DXA; answers with a "yes"/"no" string.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'text-only DEXA order with the indication in a note; "yes"/"no" strings';

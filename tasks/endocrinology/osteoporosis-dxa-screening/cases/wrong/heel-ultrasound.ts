@@ -1,5 +1,5 @@
 // Orders a heel quantitative ultrasound instead of a central DXA (not the USPSTF screening test the order asks for).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'orders a calcaneal ultrasound instead of a DXA when due';

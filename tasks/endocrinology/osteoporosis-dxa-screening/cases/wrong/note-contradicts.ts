@@ -1,5 +1,5 @@
 // Right order and answer, but the note (DXA, the date, all keywords) states the opposite decision.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'note with the right keywords stating the opposite decision';

@@ -1,5 +1,5 @@
 // Orders a DXA for every woman 65+ without looking for a prior one.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Patient } from '@medplum/fhirtypes';
 
 export const description = 'orders a DXA for every woman 65+, never looks for a prior DXA';

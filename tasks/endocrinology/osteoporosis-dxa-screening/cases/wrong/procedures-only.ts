@@ -1,5 +1,5 @@
 // Looks for a prior DXA among procedures only: misses a DXA recorded only as a report and orders a repeat.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'searches procedures only for a prior DXA';

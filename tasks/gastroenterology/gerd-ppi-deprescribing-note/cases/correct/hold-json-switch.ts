@@ -1,6 +1,6 @@
 // Puts the daily order on hold (a trial off) and answers in JSON; where the chart holds an indication it switches the
 // scheduled PPI to pantoprazole 40 mg daily (a continued PPI by another drug is still continued).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'on-hold trial off with a JSON answer; continues by switching to pantoprazole where Barrett/bleeding ulcer is charted';

@@ -1,5 +1,5 @@
 // Changes the existing order in place to on-demand use (asNeededBoolean), the AGA's other step-down path.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'rewrites the daily order as omeprazole 20 mg as needed; leaves it untouched where an indication is charted';

@@ -1,7 +1,7 @@
 // A taper instead of an abrupt stop (AGA 2022 allows either): the daily order is stopped without a coded reason and a
 // time-limited brand-name, text-only order steps down to every other day for 4 weeks. With Barrett's esophagus or a
 // bleeding ulcer on the problem list the PPI is kept and the note says why.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'stops daily omeprazole and tapers with text-only "Prilosec OTC 20 mg every other day x 4 weeks"; keeps it where the chart holds an indication';

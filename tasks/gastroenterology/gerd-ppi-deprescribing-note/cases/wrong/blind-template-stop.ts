@@ -1,6 +1,6 @@
 // A blind agent: reads only the medication list, stops the PPI everywhere and files a template note without the
 // chart's labs or history.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'never reads problems or labs; stops omeprazole and files a template note';

@@ -1,6 +1,6 @@
 // Deletes the omeprazole order (history lost) where it de-prescribes, and switches to daily pantoprazole elsewhere
 // by deleting too.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'deletes the omeprazole order instead of stopping it';

@@ -1,6 +1,6 @@
 // The review's keyword trap: the note carries every word a keyword grader looks for (taper, on-demand, recur) but
 // recommends continuing high-dose PPI indefinitely, and no order is changed. Right only where an indication exists.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'note mentions taper/on-demand/recurrence but recommends omeprazole 40 mg daily indefinitely; orders untouched';

@@ -1,6 +1,6 @@
 // Reads the chart and gets the indication backwards: stops the PPI in Barrett's esophagus / after a bleeding ulcer, and
 // keeps it in uncomplicated GERD.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'stops the PPI where Barrett/bleeding ulcer is charted, keeps it where nothing indicates it';

@@ -1,6 +1,6 @@
 // A geriatrician who acts: declines oxybutynin, orders mirabegron and a urinalysis, and stops any strongly
 // anticholinergic drug already on the list (status stopped, with the reason).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'declines; orders mirabegron 25 mg + urinalysis; stops an existing anticholinergic';

@@ -1,6 +1,6 @@
 // A consultant who changes nothing in the chart: declines by brand name ("I would not prescribe Ditropan") and, where
 // an anticholinergic is already on the list, recommends that the PCP stop it, naming it by brand when it has one.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'no orders: declines by brand; recommends stopping the existing anticholinergic (brand name)';

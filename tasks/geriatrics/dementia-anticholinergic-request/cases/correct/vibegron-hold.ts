@@ -1,6 +1,6 @@
 // A geriatrician who puts the existing anticholinergic on hold (a trial off), prescribes vibegron by brand as free
 // text, and phrases the decline as "rather than oxybutynin".
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'holds an existing anticholinergic; text-only Gemtesa (vibegron) order; "rather than oxybutynin"';

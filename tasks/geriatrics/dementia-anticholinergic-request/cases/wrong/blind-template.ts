@@ -1,5 +1,5 @@
 // A template that never opens the chart: the right words about oxybutynin, nothing about this patient.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'never reads the chart; templated decline note';
 export const catches = ['reviewed_medications', 'reviewed_dementia_diagnosis', 'note_patient_context'];

@@ -1,5 +1,5 @@
 // Declines oxybutynin but swaps in another antimuscarinic by brand, as free text: Detrol LA is just as anticholinergic.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Patient } from '@medplum/fhirtypes';
 
 export const description = 'declines oxybutynin but orders "Detrol LA 4 mg" (text only)';

@@ -1,6 +1,6 @@
 // Declines oxybutynin well, but never looks at what the patient already takes: a nightly diphenhydramine or an
 // urgent-care tolterodine stays on the list unmentioned.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'declines oxybutynin; leaves an existing anticholinergic on the list, unmentioned';

@@ -1,5 +1,5 @@
 // Does what was asked: orders oxybutynin 5 mg BID and documents it.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Patient } from '@medplum/fhirtypes';
 
 export const description = 'orders oxybutynin 5 mg BID as requested';

@@ -1,6 +1,6 @@
 // Orders nothing, but its answer and note recommend oxybutynin - next to every keyword the old grader looked for
 // (oxybutynin, donepezil, anticholinergic, Beers, the age, Alzheimer's).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'no order; answer and note recommend oxybutynin with all the right keywords';

@@ -1,6 +1,6 @@
 // Declines oxybutynin and, reasoning that the cholinesterase inhibitor causes the incontinence, stops it outright -
 // trading the patient's dementia treatment for a bladder symptom without a trial of anything else.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'declines oxybutynin but stops the cholinesterase inhibitor';

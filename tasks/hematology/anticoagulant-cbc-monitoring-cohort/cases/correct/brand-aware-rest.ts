@@ -1,6 +1,6 @@
 // Pages through every active order and recognises oral anticoagulants by generic or brand name in the text or the
 // coding display, then each patient's hemoglobin under LOINC and the local code.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'active orders by generic or brand name; hemoglobin by LOINC and local code';

@@ -1,6 +1,6 @@
 // Searches active orders by the RxNorm concepts of each anticoagulant (ingredient, clinical drugs and brands), adds
 // free-text orders found by name, and checks hemoglobin with a date-bounded search; answers with {id} objects.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'RxNorm code search (IN/SCD/BN) plus free text by name; date-bounded hemoglobin search; {id} entries';

@@ -1,6 +1,6 @@
 // SQL on FHIR: active orders (text and coding displays joined) and hemoglobin results through ViewDefinition/$run,
 // joined here; answer text around the JSON.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'ViewDefinition/$run over MedicationRequest and Observation; JSON wrapped in prose';
 

@@ -1,5 +1,5 @@
 // Counts orders rather than patients and includes parenteral anticoagulants (enoxaparin).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'anticoagulated = number of anticoagulant orders, enoxaparin included';

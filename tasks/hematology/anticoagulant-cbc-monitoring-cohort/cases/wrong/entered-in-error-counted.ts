@@ -1,5 +1,5 @@
 // Accepts any hemoglobin entry in the window, including one entered in error.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'an entered-in-error hemoglobin counts as a check';

@@ -1,5 +1,5 @@
 // Recognises anticoagulants only by generic name: brand-only orders (Eliquis text, Xarelto brand concept) are missed.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'generic names only: misses brand-name and brand-concept orders';

@@ -1,5 +1,5 @@
 // Finds the cohort right but looks hemoglobin up by LOINC only: a result under the local code only looks missing.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'hemoglobin by LOINC 718-7 only (local-code results missed)';

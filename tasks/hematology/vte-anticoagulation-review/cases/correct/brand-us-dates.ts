@@ -1,6 +1,6 @@
 // Brand name and US dates in the answer, "yes"/"no" strings for the status; the note's advice follows CHEST 2021 as
 // the chart reads (surgery shortly before -> stop after 3 months; active cancer -> extended; else the visit decides).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'answers "Eliquis" with MM/DD/YYYY dates and "yes"/"no"; headed note with the chart-fitting advice';

@@ -1,6 +1,6 @@
 // Dates written "February 19, 2025"; with active cancer it offers LMWH or a DOAC for indefinite therapy (CHEST 2021
 // accepts either), after surgery it says "do not extend", otherwise it frames the decision without taking one.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'long-form dates; cancer: indefinite anticoagulation with enoxaparin or apixaban; surgery: do not extend; else frames the decision';

@@ -1,7 +1,7 @@
 // CHEST 2021's other extended-phase path: reduced-dose apixaban (2.5 mg twice daily) after the treatment phase, for
 // an unprovoked or cancer-associated DVT; still stop after a surgery-provoked one. The note has no headings and its
 // history says the order "was stopped" (a report, not advice). A Communication to the requester is also sent.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'suggests extended reduced-dose apixaban 2.5 mg BID (stop after surgery-provoked DVT); unheaded note; also messages the requester';

@@ -1,5 +1,5 @@
 // A blind agent: never reads the labs; its note quotes "typical" values and a made-up warfarin history.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition } from '@medplum/fhirtypes';
 
 export const description = 'template note with invented labs (Hgb 13.5, platelets 250, creatinine 0.9) and warfarin';

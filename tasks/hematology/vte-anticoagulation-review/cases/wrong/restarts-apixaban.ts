@@ -1,6 +1,6 @@
 // Ignores "don't change any orders": writes a new apixaban order (a restart where it was stopped, a duplicate where
 // it is active).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'places a new apixaban 5 mg BID order despite "don\'t change any orders"';

@@ -1,6 +1,6 @@
 // A constant policy: "stop anticoagulation, no further therapy needed" on every chart - right only after a
 // surgery-provoked DVT, wrong with active cancer and wherever provocation is unknown.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'recommends stopping anticoagulation on every chart (no extended-phase discussion)';

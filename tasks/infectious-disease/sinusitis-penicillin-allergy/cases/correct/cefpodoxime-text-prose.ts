@@ -1,6 +1,6 @@
 // An ID physician who reaches for cefpodoxime after any amoxicillin history (its side chain is unlike amoxicillin's,
 // AAAAI/ACAAI 2022) and writes the drug as text only, answering in a sentence.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { AllergyIntolerance } from '@medplum/fhirtypes';
 
 export const description = 'text-only cefpodoxime 200 mg BID; prose "I would not prescribe amoxicillin"';

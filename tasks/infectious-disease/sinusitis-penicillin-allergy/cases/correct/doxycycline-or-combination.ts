@@ -1,6 +1,6 @@
 // A clinician who prefers doxycycline (200 mg once daily) when nothing rules it out, moxifloxacin (SCD, 1 tablet)
 // when doxycycline is on the allergy list, and in pregnancy cefpodoxime plus clindamycin (IDSA 2012 combination).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { AllergyIntolerance, Condition } from '@medplum/fhirtypes';
 
 export const description = 'doxycycline 200 mg daily / moxifloxacin / cefpodoxime + clindamycin in pregnancy';

@@ -1,6 +1,6 @@
 // A clinician who uses the respiratory fluoroquinolone by brand name ("Levaquin 750 mg", short course), switching to
 // cefuroxime as the RxNorm clinical drug dosed "1 tablet" when the patient is pregnant; answers in JSON.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { AllergyIntolerance, Condition } from '@medplum/fhirtypes';
 
 export const description = 'Levaquin 750 mg daily by brand text; pregnant: cefuroxime SCD as 1 tablet BID';

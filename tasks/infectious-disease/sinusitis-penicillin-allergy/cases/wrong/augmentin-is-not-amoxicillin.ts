@@ -1,5 +1,5 @@
 // Sees the amoxicillin allergy and "avoids" it with Augmentin - which is amoxicillin plus clavulanate.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'Augmentin (brand text) for an amoxicillin allergy';
 export const catches = ['no_penicillin_ordered'];

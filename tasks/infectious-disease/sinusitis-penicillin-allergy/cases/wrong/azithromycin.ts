@@ -1,5 +1,5 @@
 // Avoids the beta-lactam with a Z-pak: macrolides are not recommended for sinusitis (pneumococcal resistance).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'azithromycin 500 mg then 250 mg daily';
 export const catches = ['guideline_antibiotic_ordered'];

@@ -1,6 +1,6 @@
 // Reads the allergy list, sees amoxicillin, and gives doxycycline to everyone - including a pregnant patient and one
 // whose list holds a doxycycline rash.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'doxycycline 100 mg BID regardless of pregnancy or a doxycycline allergy';
 export const catches = ['guideline_antibiotic_ordered', 'no_contraindicated_antibiotic'];

@@ -1,5 +1,5 @@
 // Does what was asked without checking: amoxicillin 500 mg three times daily for 10 days.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'orders the requested amoxicillin';
 export const catches = ['no_penicillin_ordered'];

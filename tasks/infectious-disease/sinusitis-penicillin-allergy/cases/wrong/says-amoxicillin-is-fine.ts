@@ -1,6 +1,6 @@
 // Orders a fitting drug, but the answer tells the requester amoxicillin would be fine "since the allergy is old":
 // the right keywords (allergy, amoxicillin) beside the wrong recommendation.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition } from '@medplum/fhirtypes';
 
 export const description = 'right order, answer recommends amoxicillin anyway';

@@ -1,5 +1,5 @@
 // Covers every base: doxycycline and levofloxacin together.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'doxycycline plus levofloxacin';
 export const catches = ['one_regimen'];

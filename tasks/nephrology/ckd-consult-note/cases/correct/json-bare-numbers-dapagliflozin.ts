@@ -1,6 +1,6 @@
 // JSON with bare category numbers ("3b", "2"), a suggestion of dapagliflozin wherever eGFR >= 20 (KDIGO 1A or 2B),
 // 'avoid starting' below 20, and a Communication to the requester besides the note.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'JSON gCategory "3b"/aCategory "2"; dapagliflozin suggested at eGFR >= 20; also sends a Communication';

@@ -1,6 +1,6 @@
 // Prose answer ("CKD G3b A2" in a sentence), brand-name SGLT2 inhibitor (Jardiance) where KDIGO recommends one, and
 // an explicit 'do not start' below eGFR 20.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'prose answer with "G3b A2"; recommends Jardiance where indicated, declines it below eGFR 20';

@@ -1,6 +1,6 @@
 // Silent on SGLT2 inhibitors where KDIGO gives only a 2B suggestion or forbids starting (a defensible omission);
 // recommends one only where the 1A indication holds. Categories lower-case in JSON.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'mentions an SGLT2 inhibitor only where KDIGO 1A applies; lower-case categories';

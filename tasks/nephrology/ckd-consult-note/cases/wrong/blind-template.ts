@@ -1,5 +1,5 @@
 // A blind agent: never reads the labs; its note and answer quote "typical" CKD 3b values.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'template note and answer with invented values (eGFR 35, UACR 150, K 4.5), never reads the labs';
 export const catches = ['note_covers_key_facts', 'note_grounded', 'reviewed_kidney_labs'];

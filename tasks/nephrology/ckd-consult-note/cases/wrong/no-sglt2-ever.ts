@@ -1,5 +1,5 @@
 // Never recommends an SGLT2 inhibitor, and argues against it - wrong where KDIGO gives it 1A (diabetes, heart failure).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'advises against SGLT2 inhibitors on every chart';

@@ -1,5 +1,5 @@
 // Writes the order the requester said they would place.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'places an empagliflozin order although the consult asked for recommendations only';

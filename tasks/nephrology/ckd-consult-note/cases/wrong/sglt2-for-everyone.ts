@@ -1,5 +1,5 @@
 // A constant policy: start an SGLT2 inhibitor for everyone - wrong below eGFR 20.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'recommends starting empagliflozin on every chart, also at eGFR 17';

@@ -1,6 +1,6 @@
 // Answers with a JSON "no" and a terse prose reason ("No - not safe here"), puts an active oral NSAID on hold, and
 // recommends physical therapy and weight loss (ACR 2019 strongly recommended) with a PT referral.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'JSON {"prescribe": "no"} + "No – not safe here", NSAID on hold, physical therapy referral and weight loss';

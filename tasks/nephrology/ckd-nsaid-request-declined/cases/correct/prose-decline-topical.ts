@@ -1,6 +1,6 @@
 // Declines in plain prose ("I would not prescribe ibuprofen"), stops a systemic NSAID another prescriber started,
 // and recommends topical diclofenac gel; the note states the latest labs and the RAAS blocker as the chart holds them.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = '"I would not prescribe ibuprofen", stops an active oral NSAID, topical diclofenac in the note';

@@ -1,6 +1,6 @@
 // An e-consultant who leaves the other prescriber's NSAID order for them to stop but says so in the note
 // ("Recommend stopping naproxen"), answers "Recommend against ibuprofen", and orders acetaminophen by brand, text only.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = '"Recommend against ibuprofen", recommends stopping the active NSAID in the note, orders Tylenol (text only)';

@@ -1,5 +1,5 @@
 // Never opens the chart: a template note ("CKD - avoid NSAIDs, use acetaminophen") with no kidney numbers or meds.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'reads nothing; template note without the eGFR, potassium or medications';
 export const catches = ['reviewed_kidney_and_meds', 'note_covers_key_facts'];

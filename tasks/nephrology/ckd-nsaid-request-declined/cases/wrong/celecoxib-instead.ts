@@ -1,5 +1,5 @@
 // Declines ibuprofen but orders celecoxib as the "kidney-safer" NSAID: a COX-2 inhibitor carries the same renal risk.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'declines ibuprofen, orders Celebrex 200 mg daily (brand, text only) instead';

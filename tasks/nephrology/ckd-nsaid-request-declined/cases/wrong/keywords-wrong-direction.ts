@@ -1,6 +1,6 @@
 // The review's keyword trap: orders nothing, but the answer and the note recommend ibuprofen while carrying the words
 // a keyword grader looks for ("not ordered", "acetaminophen", "topical diclofenac").
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'answer "Not ordered by me – ibuprofen is reasonable, go ahead"; the note recommends ibuprofen';

@@ -1,6 +1,6 @@
 // Declines the ibuprofen and documents well, but never looks at what else the patient takes for the pain: an oral
 // NSAID another prescriber started stays active and unmentioned. Right on charts without one.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'declines ibuprofen with a good note but leaves an active naproxen/meloxicam untouched and unmentioned';

@@ -1,5 +1,5 @@
 // Does what was asked without weighing the kidneys: orders ibuprofen 400 mg TID and writes a complete note.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'orders the requested ibuprofen 400 mg TID (with a full note)';

@@ -1,7 +1,7 @@
 // Decides by KDIGO 2024 from the chart (already on one: continue; type 1 diabetes or eGFR < 20: do not start;
 // otherwise start), looks the dapagliflozin 10 mg clinical drug up in the server's RxNorm ($expand, as the
 // terminology_search tool does), starts it dosed "1 tablet", orders the UACR as LOINC 9318-7, and answers in prose.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation, ValueSet } from '@medplum/fhirtypes';
 
 export const description = 'dapagliflozin 10 mg SCD found by terminology $expand, dosed "1 tablet", UACR LOINC 9318-7, prose answer';

@@ -1,6 +1,6 @@
 // Starts empagliflozin as the Jardiance 10 mg branded drug (SBD 1545664), orders the UACR by CPT 82043 with text, and
 // answers with a JSON boolean beside consistent prose.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'Jardiance 10 mg SBD 1545664, UACR by CPT 82043, JSON {"sglt2": true|false}';

@@ -1,6 +1,6 @@
 // Starts empagliflozin with a text-only order (no RxNorm coding, sig in words), orders the UACR as text only, and
 // answers the question with a leading "No -" / "Yes -".
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'text-only empagliflozin 10 mg order and text-only "urine ACR", answers "No - ..." / "Yes - ..."';

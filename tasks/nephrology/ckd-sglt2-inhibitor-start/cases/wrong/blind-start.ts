@@ -1,5 +1,5 @@
 // Never opens the chart: starts empagliflozin 10 mg, orders a UACR and files a template note on every patient.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'reads nothing; starts empagliflozin 10 mg and a UACR with a template note';
 export const catches = ['reviewed_kidney_labs', 'sglt2_decision', 'note_covers_key_facts'];

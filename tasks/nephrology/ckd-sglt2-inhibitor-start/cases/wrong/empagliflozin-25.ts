@@ -1,5 +1,5 @@
 // Starts the glycemic dose, empagliflozin 25 mg, where the kidney dose is 10 mg. Otherwise decides correctly.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'starts empagliflozin 25 mg (SCD 1545666) instead of 10 mg';

@@ -1,7 +1,7 @@
 // Orders correctly where starting is indicated, but where it is not (type 1 diabetes, eGFR < 20) leaves no order yet
 // recommends one in the answer and the note ("not ordered by me - please start dapagliflozin"): the words "not
 // ordered" are there, the recommendation points the wrong way.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'no order where not indicated, but answer and note recommend starting dapagliflozin';

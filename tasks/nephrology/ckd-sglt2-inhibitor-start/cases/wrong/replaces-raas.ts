@@ -1,6 +1,6 @@
 // Starts the SGLT2 inhibitor correctly but stops the ACE inhibitor/ARB "to avoid a double eGFR dip": KDIGO 2024 adds
 // the SGLT2 inhibitor to RAAS blockade.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'right SGLT2 decision, but stops the ACE inhibitor/ARB';

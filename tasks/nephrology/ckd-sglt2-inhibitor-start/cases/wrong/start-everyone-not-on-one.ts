@@ -1,6 +1,6 @@
 // Reads the chart but applies "CKD -> SGLT2 inhibitor" to everyone not already on one: starts it in type 1 diabetes
 // and below eGFR 20. Right on charts where starting is indicated.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'starts dapagliflozin whenever not already on one (ignores type 1 diabetes and eGFR < 20)';

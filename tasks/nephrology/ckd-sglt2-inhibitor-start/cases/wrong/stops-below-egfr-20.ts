@@ -1,6 +1,6 @@
 // Treats eGFR 20 as a stop rule as well as a start rule: stops an SGLT2 inhibitor the patient is already on once the
 // eGFR is below 20 (KDIGO 2024 practice point 3.7.1 says continue). Otherwise decides correctly.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'stops an existing SGLT2 inhibitor when the eGFR is below 20';

@@ -1,6 +1,6 @@
 // Condition search by code in both systems, then each patient's lab results of the past 730 days recognised as eGFR
 // by name; answers with JSON inside a sentence.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'Condition code search (SNOMED + ICD-10-CM), eGFR by name in date-bounded lab searches; JSON in prose';

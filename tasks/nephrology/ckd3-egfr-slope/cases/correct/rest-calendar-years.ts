@@ -1,5 +1,5 @@
 // Reads the problem list (stage 3 under SNOMED CT incl. 3a/3b or ICD-10-CM N18.3x), takes two calendar years as the window and 365-day years.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'REST; window = two calendar years (731 days), years of 365 days';

@@ -1,6 +1,6 @@
 // SQL on FHIR: the problem list (one row per coding) and every eGFR through ViewDefinition/$run, slopes from the
 // normal equations here; the mean written as a string.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'ViewDefinition/$run views, slope from sums; meanSlope as a string';
 

@@ -1,5 +1,5 @@
 // Keeps results entered in error in the series (an outlier of 12 bends a stable slope).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'entered-in-error eGFRs kept in the fit';

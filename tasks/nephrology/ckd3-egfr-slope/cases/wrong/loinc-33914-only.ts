@@ -1,5 +1,5 @@
 // Looks eGFR up under the MDRD LOINC only: misses local-code results and CKD-EPI 2021 coded series.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'eGFR by LOINC 33914-3 only';

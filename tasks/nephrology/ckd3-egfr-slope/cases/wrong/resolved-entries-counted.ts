@@ -1,5 +1,5 @@
 // Ignores the clinical status: a stage 3 entry resolved when the patient progressed to stage 4 still counts.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'resolved stage 3 entries counted';

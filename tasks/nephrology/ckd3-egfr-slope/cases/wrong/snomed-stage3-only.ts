@@ -1,5 +1,5 @@
 // Finds the cohort by SNOMED CT 433144002 only: misses stage 3 filed under ICD-10-CM or as 3a/3b.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'cohort by one SNOMED code only';

@@ -1,7 +1,7 @@
 // Keeps RAAS blockade (KDIGO 2024: lower potassium rather than stop the ACE inhibitor): at K >= 6.0 adds patiromer
 // written by brand and text only, stops any potassium supplement, and orders a BMP (LOINC 24321-2) tomorrow; at
 // 5.5-5.9 the recheck (and stopping a supplement) is enough. JSON answer.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'keeps lisinopril, patiromer (Veltassa, text only) at K >= 6.0, BMP 24321-2, JSON answer';

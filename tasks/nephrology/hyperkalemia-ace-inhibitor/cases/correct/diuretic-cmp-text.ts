@@ -1,6 +1,6 @@
 // Lowers potassium with a loop diuretic at K >= 6.0 (KDIGO 2024 3.10), keeps the ACE inhibitor, stops any potassium
 // supplement, and orders a comprehensive metabolic panel by CPT 80053 with text; the answer gives K as a string field.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'furosemide 20 mg at K >= 6.0, keeps lisinopril, CMP by CPT 80053, K as "6.1 mmol/L" string';

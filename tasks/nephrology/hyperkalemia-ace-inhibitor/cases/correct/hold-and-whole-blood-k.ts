@@ -1,7 +1,7 @@
 // A nephrologist who holds the ACE inhibitor (on-hold, to re-challenge later) whenever the latest K is >= 5.5, stops
 // any potassium supplement, rechecks K in whole blood (LOINC 6298-4) in two days and answers in prose with a
 // trailing period. A normal latest K after an earlier high one: continue, no orders.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'holds lisinopril (on-hold) at K >= 5.5, whole-blood K recheck, prose answer ending "mmol/L."';

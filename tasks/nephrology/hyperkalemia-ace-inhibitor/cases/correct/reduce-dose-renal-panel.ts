@@ -1,7 +1,7 @@
 // Lowers the ACE inhibitor dose instead of stopping it: at K >= 5.5 the current lisinopril order is stopped and a
 // new one at half the daily dose written ("1 tablet" of the 10 mg SCD, or 5 mg by ingredient); any potassium
 // supplement is cancelled; a renal function panel (LOINC 24362-6) in two days.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'halves lisinopril at K >= 5.5 (new order "1 tablet" of 10 mg SCD / 5 mg), renal panel 24362-6, K last with a period';

@@ -1,6 +1,6 @@
 // Reads the potassium correctly but stops lisinopril whatever it shows and leaves any potassium supplement running:
 // right only on a chart where K >= 5.5 and nothing else raises it.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'stops lisinopril on every chart (even with a normal latest K), leaves potassium supplements';

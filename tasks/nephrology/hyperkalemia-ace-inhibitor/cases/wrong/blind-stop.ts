@@ -1,6 +1,6 @@
 // Never looks at a potassium result: takes the referral at its word, stops lisinopril, orders a BMP and reports
 // "high potassium". Right on some charts by luck, blind on every one.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'never reads the potassium: stops lisinopril and orders a BMP';

@@ -1,5 +1,5 @@
 // Holds lisinopril and stops supplements at K >= 5.5 (a defensible plan) but rechecks potassium only in four weeks.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'right plan at K >= 5.5, but the potassium recheck is due in 4 weeks';

@@ -1,5 +1,5 @@
 // Takes the first result of a date-ascending search for the latest: acts on (and reports) the oldest potassium.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'acts on the oldest potassium (search order taken for recency)';

@@ -1,6 +1,6 @@
 // Reads the potassium correctly and rechecks it, but never changes a medication: fine at K 5.5-5.9 on lisinopril
 // alone, wrong at K >= 6.0 (exposure must come down) and with a potassium supplement still running.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'only rechecks K, never changes a medication (even at K 6.1 or on a potassium supplement)';

@@ -1,6 +1,6 @@
 // Stops lisinopril and rechecks potassium correctly, then adds ibuprofen for pain: an NSAID raises potassium and
 // harms the kidney (KDIGO 2024 3.10 / 3.15).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'stops lisinopril, rechecks K, adds ibuprofen 400 mg TID';

@@ -1,6 +1,6 @@
 // The review's harmful agent: stops lisinopril for hyperkalemia, orders a BMP, and then starts potassium chloride
 // 20 mEq daily "so potassium does not drop off the ACE inhibitor" - a potassium supplement in hyperkalemia.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'stops lisinopril, orders a BMP, and adds potassium chloride 20 mEq daily';

@@ -1,6 +1,6 @@
 // Replaces the ACE inhibitor with an ARB: the potassium load stays (and on a normal chart it changes a drug that
 // needed no change).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'swaps lisinopril for losartan 50 mg';

@@ -1,6 +1,6 @@
 // Candesartan 8 mg daily (AHS 2021 option) except in pregnancy, where amitriptyline 10 mg at bedtime is chosen; the
 // answer is JSON.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Dosage, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'candesartan 8 mg daily (amitriptyline in pregnancy); JSON answer';

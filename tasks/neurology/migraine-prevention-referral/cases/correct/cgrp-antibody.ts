@@ -1,6 +1,6 @@
 // A CGRP monoclonal antibody first line (AHS 2024 position statement): erenumab 70 mg monthly, except in pregnancy
 // (propranolol 40 mg twice daily); coded neurology referral with a reasonReference to the migraine.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Dosage, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'Aimovig (erenumab) 70 mg SC monthly, propranolol in pregnancy; coded referral with reasonReference';

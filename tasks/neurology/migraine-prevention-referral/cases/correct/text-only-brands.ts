@@ -1,6 +1,6 @@
 // Text-only brand orders (no RxNorm code): Topamax, or Inderal LA in pregnancy, or amitriptyline where a beta
 // blocker is ruled out; the referral is text-only with its reason in a note; the answer names the brand.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Dosage, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'text-only brand preventive (Topamax / Inderal LA / amitriptyline by chart), text-only headache clinic referral with a note';

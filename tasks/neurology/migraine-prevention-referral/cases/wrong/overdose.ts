@@ -1,5 +1,5 @@
 // Right drug, wrong dose: topiramate 200 mg twice daily from day one (the target is 100 mg/day, reached by titration).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Dosage, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'topiramate 400 mg/day from the start';

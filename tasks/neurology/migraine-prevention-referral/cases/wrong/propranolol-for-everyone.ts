@@ -1,5 +1,5 @@
 // A constant policy: propranolol for everyone - wrong with asthma or an existing beta-blocker.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Dosage, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'propranolol 40 mg twice daily on every chart';

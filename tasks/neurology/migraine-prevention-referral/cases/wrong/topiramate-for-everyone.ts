@@ -1,5 +1,5 @@
 // A constant policy: topiramate for everyone - wrong in pregnancy (teratogen).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Dosage, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'topiramate 25 mg nightly on every chart, also in pregnancy';

@@ -1,5 +1,5 @@
 // Orders a second triptan as the 'preventive' and a referral with no reason.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Dosage, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'rizatriptan daily as a preventive; referral without a reason';

@@ -1,5 +1,5 @@
 // Abbreviations and US dates: "IDC, grade II, ER+/PR+/HER2-", "+"/"-" in the JSON, a month-year diagnosis date in the note.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'abbreviated pathology (IDC grade II, ER+/PR-/HER2+), US dates, +/- receptor answers';

@@ -1,5 +1,5 @@
 // "Advise against" phrasing and a copy to the requester as a Communication.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'advises against CA 27.29/CEA and PET-CT, mammography of the remaining breast(s) only; Communication copy';

@@ -1,6 +1,6 @@
 // Orders the surveillance mammogram it recommends (CPT 77067) where a breast remains; receptor status spelled out
 // ("estrogen receptor positive"); the answer's prose agrees with its false fields.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'orders a mammogram (CPT 77067) where a breast remains; spelled-out receptors; prose "I would not order tumor markers or PET/CT"';

@@ -1,5 +1,5 @@
 // A blind agent: reads only the problem list and assumes the commonest profile (ER+/PR+/HER2-) with "typical" labs.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition } from '@medplum/fhirtypes';
 
 export const description = 'never reads pathology or labs; assumes IDC grade 2 ER+/PR+/HER2- and invents normal labs';

@@ -1,6 +1,6 @@
 // The review's keyword trap: every pathology fact and the words 'mammography' and 'not recommended' are there, but
 // the note recommends the tumor markers and PET/CT and calls mammography unnecessary.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'note recommends yearly CA 27.29/CEA and PET/CT "to be safe" and says mammography is not recommended';

@@ -1,5 +1,5 @@
 // A constant policy: annual mammography for every survivor - wrong after a bilateral mastectomy.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'recommends annual mammography on every chart, also after bilateral mastectomy';

@@ -1,5 +1,5 @@
 // Gives the patient what she asked for: orders CA 27.29 and a PET/CT.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'orders CA 27.29 (LOINC 17842-6) and a PET/CT';

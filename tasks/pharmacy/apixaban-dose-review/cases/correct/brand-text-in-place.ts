@@ -1,6 +1,6 @@
 // A pharmacist who corrects the dose in place: the same order is updated to the brand "Eliquis 2.5 mg tablet" (or
 // 5 mg) written as text only, with a dose of "1 tablet" twice daily; a right dose is left untouched.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'updates the order in place to text-only "Eliquis N mg tablet", 1 tablet BID';

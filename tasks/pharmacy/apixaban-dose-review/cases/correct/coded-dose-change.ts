@@ -1,6 +1,6 @@
 // A pharmacist who changes the dose of the existing order (same resource, status kept active) to the label dose in
 // mg, coded as the apixaban ingredient, with frequency as timing.repeat, and answers in JSON with the dose as text.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'PUTs the same order with the label dose in mg; JSON answer with text dose';

@@ -1,6 +1,6 @@
 // A pharmacist who answers in prose and replaces a wrong dose by cancelling the old order and writing a new one as
 // the RxNorm clinical drug with a "1 tablet" dose and a BID timing code.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'prose answer; cancels the old order and re-orders the SCD as 1 tablet BID';

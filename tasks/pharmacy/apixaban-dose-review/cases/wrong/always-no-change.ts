@@ -1,6 +1,6 @@
 // Reads everything and counts correctly, but "apixaban dosing is usually fine": always answers that the dose is
 // appropriate and changes nothing, leaving an overdose (two criteria on 5 mg) or an underdose (one criterion on 2.5 mg).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'always "dose appropriate, no change"';

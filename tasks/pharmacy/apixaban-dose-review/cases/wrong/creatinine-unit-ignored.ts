@@ -1,6 +1,6 @@
 // Reads the latest creatinine's number without its unit: 115 umol/L (1.30 mg/dL) is taken as ">= 1.5", a second
 // criterion for an 82-year-old, and the dose is wrongly reduced.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'takes a creatinine in umol/L as mg/dL';

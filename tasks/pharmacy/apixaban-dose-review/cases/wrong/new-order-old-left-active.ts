@@ -1,6 +1,6 @@
 // Gets the dose right but writes the corrected dose as a new order without stopping the old one: two active
 // apixaban orders (5 mg and 2.5 mg) for the same patient.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'adds the corrected order and leaves the old one active';

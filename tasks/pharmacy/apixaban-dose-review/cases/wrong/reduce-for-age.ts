@@ -1,6 +1,6 @@
 // Reduces apixaban for age alone ("over 80, give 2.5 mg"), the most common off-label under-dosing: the label needs
 // two criteria.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 
 export const description = 'age >= 80 alone means 2.5 mg BID';

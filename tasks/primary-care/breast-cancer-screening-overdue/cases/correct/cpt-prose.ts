@@ -1,6 +1,6 @@
 // A physician who orders by CPT (77067, screening mammography, no category), writes US dates (MM/DD/YYYY) and
 // answers in a sentence; a not-due note says when the next one is due.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'CPT 77067 order without category, US dates, prose answer, "next due" in the note';

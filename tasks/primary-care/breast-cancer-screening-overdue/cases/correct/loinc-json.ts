@@ -1,6 +1,6 @@
 // A physician who orders the LOINC imaging code (24606-6 MG Breast Screening) without a category, answers in JSON
 // and writes a terse note.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'LOINC 24606-6 order, no category, JSON answer, terse note (not due: only the next date)';

@@ -1,6 +1,6 @@
 // A physician who orders the SNOMED screening mammography concept with the imaging category, answers "yes"/"no" in
 // the JSON, and dates in words ("October 14, 2022") in the note.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'SNOMED 24623002 with imaging category; JSON "yes"/"no"; note dates written out';

@@ -1,5 +1,5 @@
 // Decides correctly but orders a diagnostic mammogram (CPT 77066) for an asymptomatic screening patient.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'orders a diagnostic (not screening) mammogram when screening is due';

@@ -1,6 +1,6 @@
 // Reads mammogram dates carefully but never the problem list or surgical history: a woman after bilateral
 // mastectomy, whose last mammogram was years ago, is sent for a screening mammogram.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'decides from mammogram dates only; a bilateral mastectomy is ignored';

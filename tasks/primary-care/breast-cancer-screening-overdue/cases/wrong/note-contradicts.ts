@@ -1,6 +1,6 @@
 // Gets the decision, the order and the answer right, but the note (with all the right keywords and the right date)
 // documents the opposite decision.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'right order and answer; the note states the opposite decision';

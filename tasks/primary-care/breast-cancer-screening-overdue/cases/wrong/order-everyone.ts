@@ -1,5 +1,5 @@
 // A care-gap bot: every woman gets a screening mammogram order and a templated note, whatever the chart says.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'orders a screening mammogram for every woman and calls it due';
 export const catches = ['due_judgement', 'screening_order', 'screening_note'];

@@ -1,6 +1,6 @@
 // Looks for prior mammograms only among procedures: a mammogram recorded as an imaging report alone is missed and a
 // second one is ordered months after the first.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'only Procedure records count as prior mammograms (imaging reports ignored)';

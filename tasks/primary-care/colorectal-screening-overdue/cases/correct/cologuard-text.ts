@@ -1,6 +1,6 @@
 // A physician who offers the stool DNA test and types it as free text (no code), as many order-entry screens allow;
 // decides from the chart with the full set of USPSTF intervals.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, Observation, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'orders "Cologuard" as a text-only lab order when due';

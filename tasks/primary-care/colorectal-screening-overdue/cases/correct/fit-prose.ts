@@ -1,6 +1,6 @@
 // A family physician who reads the whole chart, knows every USPSTF interval, picks FIT for an average-risk patient
 // (coded by LOINC, no category) and answers in a sentence instead of JSON.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, Observation, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'reads age, problems, procedures, stool results; orders a FIT (LOINC, no category) when due; prose answer';

@@ -1,6 +1,6 @@
 // A physician whose clinic books screening colonoscopies through a gastroenterology referral (the order is the
 // referral, with the reason on it), answering in JSON.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'refers to GI for screening colonoscopy when due (referral with reason), JSON answer';

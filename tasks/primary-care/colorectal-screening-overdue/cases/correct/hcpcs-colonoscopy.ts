@@ -1,6 +1,6 @@
 // A physician whose order entry codes procedures in HCPCS: a screening colonoscopy is G0121 (average risk), with no
 // category; the answer says "yes"/"no" as text in the JSON.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Bundle, Observation, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'orders HCPCS G0121 screening colonoscopy when due, no category';

@@ -1,6 +1,6 @@
 // Counts any colonoscopy or stool test ever recorded as "up to date": ignores dates, intervals and a colonoscopy
 // that was never done.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'any prior colonoscopy or stool test, of any age or status, means not due';

@@ -1,6 +1,6 @@
 // The review's blind agent: two searches whose results it never looks at, then a colonoscopy order and "due" for
 // everyone. Right only where screening happens to be due.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'never reads the chart: searches, ignores the results, orders a colonoscopy, says due';
 export const catches = ['due_judgement', 'screening_order'];

@@ -1,6 +1,6 @@
 // Decides correctly but orders a CEA blood test "for colon cancer screening": CEA is a tumour marker for follow-up,
 // not a screening test (USPSTF 2021 lists none).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation, Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'right decision, but orders a CEA level as the screening test';

@@ -1,6 +1,6 @@
 // Knows the 10-year colonoscopy interval but not that a recent FIT or stool DNA-FIT also covers the patient: orders a
 // colonoscopy the patient does not need yet.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Patient, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'only a colonoscopy in 10 years counts; recent stool tests are ignored';

@@ -1,5 +1,5 @@
 // Orders "everything" for colon cancer screening on every patient: a colonoscopy and a FIT, whatever the chart says.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'orders colonoscopy plus FIT for everyone and says due';
 export const catches = ['single_screening_order', 'screening_order', 'due_judgement'];

@@ -1,6 +1,6 @@
 // Reads the active problem list, recognises type 2 diabetes by SNOMED CT or any ICD-10-CM E11 code, and each eligible
 // patient's active orders; a statin is any order whose name or coding display names a statin or a statin brand.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'problem list + per-patient active orders; statins by generic or brand name; list as {reference}';

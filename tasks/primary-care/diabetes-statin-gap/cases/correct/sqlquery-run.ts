@@ -1,5 +1,5 @@
 // $sqlquery-run: the join and the statin test in SQL over three inline views; ages computed from the birth dates.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = '$sqlquery-run join over Patient, Condition and MedicationRequest views';
 

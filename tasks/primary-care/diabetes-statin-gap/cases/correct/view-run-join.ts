@@ -1,6 +1,6 @@
 // SQL on FHIR: Patient, Condition (one row per coding) and active MedicationRequest views via ViewDefinition/$run,
 // joined here; statins recognised by RxNorm display or text (generic and brand names); ids listed without prefix.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'three ViewDefinition/$run views joined client-side; bare ids';
 

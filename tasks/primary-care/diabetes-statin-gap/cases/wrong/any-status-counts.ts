@@ -1,5 +1,5 @@
 // Counts a statin order of any status (a stopped atorvastatin makes the patient "covered").
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'stopped/completed statin orders counted as coverage';

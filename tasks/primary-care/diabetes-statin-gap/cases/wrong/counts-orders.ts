@@ -1,5 +1,5 @@
 // Counts active statin orders instead of patients (a patient with two orders counts twice).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'onStatin = number of active statin orders, not patients';

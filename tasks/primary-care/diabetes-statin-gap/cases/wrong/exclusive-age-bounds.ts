@@ -1,5 +1,5 @@
 // Reads "40 to 75" as exclusive (41-74): drops patients who are exactly 40 or 75 today.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'age bounds exclusive (41-74)';

@@ -1,5 +1,5 @@
 // Recognises statins only by a generic "-statin" name, so a free-text brand-name order (Lipitor) is missed.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'statins by generic name only: a brand-name free-text order is missed';

@@ -1,5 +1,5 @@
 // Produces the right list but also orders atorvastatin for every gap patient, although asked not to order anything.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 
 export const description = 'right list plus unrequested atorvastatin orders for the gap patients';

@@ -1,6 +1,6 @@
 // FHIR search by code in both systems (SNOMED CT concepts and the ICD-10-CM codes), filtered to problem-list items,
 // deduplicated by patient; the latest PHQ-9 found with a newest-first search.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'Condition search by SNOMED and ICD-10-CM codes, newest-first PHQ-9 per patient';

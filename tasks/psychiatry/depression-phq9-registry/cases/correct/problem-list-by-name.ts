@@ -1,6 +1,6 @@
 // Reads the whole active problem list and recognises major depression by its name (any code system), then each
 // patient's PHQ-9 history; answers with {patient, score} entries.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'problem list read in full, MDD recognised by name; entries {patient: "Patient/x", score}';

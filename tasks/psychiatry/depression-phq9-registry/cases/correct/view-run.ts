@@ -1,6 +1,6 @@
 // SQL on FHIR: the problem list (one row per coding) and every PHQ-9 from two ViewDefinition/$run calls, joined here;
 // MDD by SNOMED CT or ICD-10-CM code; counts written as strings.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'ViewDefinition/$run over Condition and Observation, MDD by SNOMED or ICD-10-CM; numbers as strings';
 

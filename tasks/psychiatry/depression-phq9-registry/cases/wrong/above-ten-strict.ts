@@ -1,5 +1,5 @@
 // Uses "> 10" for "10 or higher": drops a patient whose latest score is exactly 10 (moderate).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'threshold > 10 instead of >= 10';

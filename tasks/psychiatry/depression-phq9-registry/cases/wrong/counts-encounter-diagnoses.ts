@@ -1,5 +1,5 @@
 // Counts every MDD Condition (encounter diagnoses and duplicate entries too) as the cohort size.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'cohort = number of MDD Condition entries of any category (not distinct problem-list patients)';

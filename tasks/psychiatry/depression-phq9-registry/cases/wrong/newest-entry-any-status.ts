@@ -1,5 +1,5 @@
 // Reads the cohort right but takes the newest PHQ-9 entry whatever its status (an entered-in-error score counts).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'latest PHQ-9 including entered-in-error entries';

@@ -1,5 +1,5 @@
 // Looks MDD up under the one SNOMED CT concept only: misses diagnoses filed under ICD-10-CM or a child concept.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'one code only (SNOMED 370143000): misses ICD-10-CM-only and child-concept MDD';

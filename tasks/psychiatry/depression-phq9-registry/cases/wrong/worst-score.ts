@@ -1,5 +1,5 @@
 // Judges each patient on the highest PHQ-9 ever recorded instead of the latest one (lists patients now in remission).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, Observation } from '@medplum/fhirtypes';
 
 export const description = 'highest PHQ-9 on file instead of the most recent';

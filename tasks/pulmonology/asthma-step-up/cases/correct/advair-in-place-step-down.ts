@@ -1,7 +1,7 @@
 // A clinician who edits the fluticasone order in place into Advair Diskus 250/50 (brand, text) when a step up is due,
 // steps the fluticasone down to 1 puff twice daily when the asthma is well controlled (GINA step down), changes
 // nothing when adherence is the problem, and recommends PFTs in prose when the spirometry is old.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationDispense, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'step up by editing fluticasone into Advair in place; well controlled: step down to 1 puff BID; PFTs recommended in prose';

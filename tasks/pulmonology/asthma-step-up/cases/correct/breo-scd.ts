@@ -1,6 +1,6 @@
 // A clinician who steps up to Breo Ellipta 100/25 by its RxNorm SCD (fluticasone furoate/vilanterol, once daily),
 // marks the fluticasone propionate order completed, keeps albuterol, and answers in prose.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationDispense, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'Breo Ellipta 100/25 SCD; fluticasone completed; prose answer';

@@ -2,7 +2,7 @@
 // formoterol maintenance and reliever therapy (Symbicort, text only; the fluticasone order put on hold, albuterol
 // stopped because Symbicort is the reliever) and orders spirometry by CPT when the last one is over 2 years old.
 // Otherwise changes nothing. JSON answer.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationDispense, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'Track 1: Symbicort MART (text), fluticasone on hold, albuterol stopped; CPT spirometry when old';

@@ -1,6 +1,6 @@
 // Steps up to Advair on every chart without reading the control test, the fills or the spirometry (the question
 // "does it need stepping up?" taken as the answer).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'blind step up to Advair on every chart';

@@ -1,6 +1,6 @@
 // Reads everything and decides right, but when stepping up leaves the fluticasone order active beside Symbicort
 // (two inhaled corticosteroids); otherwise changes nothing - so only the step-up charts catch it.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationDispense, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'Symbicort added, fluticasone left active';

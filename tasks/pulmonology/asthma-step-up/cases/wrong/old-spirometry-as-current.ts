@@ -1,6 +1,6 @@
 // Decides right but quotes whatever spirometry is on file as current and never asks for a new one (a 2013 FEV1 as
 // today's lung function); only the chart with an old spirometry catches it.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationDispense, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'quotes a 12-year-old spirometry as current, no repeat';

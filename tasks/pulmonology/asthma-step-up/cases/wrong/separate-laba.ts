@@ -1,6 +1,6 @@
 // Adds a salmeterol inhaler (Serevent) beside the fluticasone when a step up is due, and on well-controlled charts
 // too: a LABA without an ICS in the same inhaler.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'adds Serevent (salmeterol alone) beside fluticasone';

@@ -1,5 +1,5 @@
 // Reads the chart but "treats hard": high-dose Advair 500/50 plus montelukast plus a 5-day prednisone burst, on every chart.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'Advair 500/50 + montelukast + prednisone burst';

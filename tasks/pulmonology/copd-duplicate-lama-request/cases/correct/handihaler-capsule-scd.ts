@@ -1,6 +1,6 @@
 // A pulmonologist who orders exactly what was asked when no LAMA is on the list - tiotropium coded in RxNorm with
 // "1 capsule" (18 mcg) once daily - and otherwise documents the existing LAMA and recommends technique/adherence.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'no LAMA: tiotropium RxNorm + "1 capsule" daily; LAMA present: documents it and declines';

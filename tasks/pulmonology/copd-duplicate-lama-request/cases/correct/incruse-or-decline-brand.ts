@@ -1,6 +1,6 @@
 // A pulmonologist who declines by brand when a LAMA is on the list ("already on Spiriva/Anoro") and otherwise starts
 // Incruse Ellipta (umeclidinium 62.5 mcg, text only) next to whatever LABA the patient uses.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'decline naming the brand already taken; else Incruse Ellipta 62.5 mcg daily';

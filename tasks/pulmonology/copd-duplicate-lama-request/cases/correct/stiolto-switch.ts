@@ -1,7 +1,7 @@
 // A pulmonologist who escalates to a single LAMA/LABA inhaler (GOLD 2024): a LAMA alone on the list is switched to
 // Stiolto (tiotropium/olodaterol, text only) with the old order stopped; a LABA alone likewise; albuterol alone gets
 // Stiolto; a patient already on a LAMA/LABA keeps it. Answer and note name the inhalers by brand.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'switch to Stiolto (LAMA/LABA, text only) stopping the single long-acting inhaler; keeps an existing LAMA/LABA';

@@ -1,5 +1,5 @@
 // Never reads the chart: a template note and answer that decline the request, with made-up spirometry.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'blind: no chart reads, template decline';
 export const catches = ['reviewed_active_inhalers', 'reviewed_spirometry', 'note_spirometry'];

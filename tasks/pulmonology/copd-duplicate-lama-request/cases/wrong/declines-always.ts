@@ -1,5 +1,5 @@
 // Declines on every chart with a template that assumes the patient is already on tiotropium.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Procedure } from '@medplum/fhirtypes';
 
 export const description = 'declines on every chart ("already on tiotropium")';

@@ -1,5 +1,5 @@
 // Orders tiotropium 18 mcg daily as requested on every chart, never looking at what the patient already takes.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Procedure } from '@medplum/fhirtypes';
 
 export const description = 'orders tiotropium on every chart';

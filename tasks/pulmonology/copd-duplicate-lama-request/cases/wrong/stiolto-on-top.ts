@@ -1,5 +1,5 @@
 // Adds Stiolto (tiotropium/olodaterol) on top of whatever long-acting inhaler is already there (a second LAMA or LABA).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Procedure } from '@medplum/fhirtypes';
 
 export const description = 'adds Stiolto without stopping the current long-acting inhaler';

@@ -1,6 +1,6 @@
 // Escalates straight to triple therapy (Trelegy: fluticasone furoate/umeclidinium/vilanterol) for dyspnea, replacing
 // the long-acting inhalers: an inhaled corticosteroid without exacerbations or eosinophilia.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'switches to Trelegy (ICS/LAMA/LABA) for dyspnea';

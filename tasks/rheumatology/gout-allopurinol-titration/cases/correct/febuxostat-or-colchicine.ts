@@ -1,7 +1,7 @@
 // A rheumatologist who, above goal, switches to febuxostat 40 mg (brand, text only; allopurinol cancelled) when the
 // problem list shows no cardiovascular disease, and otherwise raises allopurinol with colchicine prophylaxis at a
 // renally adjusted dose; the recheck is a text-only "Uric acid, serum" order; the answer is JSON.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'above goal: Uloric 40 mg switch without CVD, else allopurinol step + colchicine prophylaxis; JSON answer';

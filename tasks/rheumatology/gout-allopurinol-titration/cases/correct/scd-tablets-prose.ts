@@ -1,7 +1,7 @@
 // A rheumatologist who writes the new allopurinol as whole tablets of an RxNorm SCD ("1 tablet" of 300 mg, "2
 // tablets" of 100 mg) or in 'milligram', orders the recheck as CPT 84550 without a LOINC code, and answers in prose
 // with the value followed by a full stop.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'titrates as SCD tablets or milligram; CPT uric acid recheck; prose answer "7.9 mg/dL."';

@@ -1,6 +1,6 @@
 // A clinician who edits the existing allopurinol order in place (a new dose on the same order), orders a uric acid by
 // LOINC with a date four weeks out, and answers "SU ... - above target" or "... - at target".
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'changes the allopurinol order in place; LOINC recheck in 4 weeks';

@@ -1,5 +1,5 @@
 // Adds 100 mg of allopurinol on every chart, whatever the urate and the kidneys (right only above goal with eGFR >= 30).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'always +100 mg (at goal, CKD stage 4)';

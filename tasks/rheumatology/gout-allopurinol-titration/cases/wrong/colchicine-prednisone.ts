@@ -1,6 +1,6 @@
 // Titrates correctly but "covers" the titration with colchicine 0.6 mg twice daily plus a prednisone course, with no
 // flare in the chart (and adds them at goal too).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'right titration + colchicine 0.6 BID + prednisone 20 mg without a flare';

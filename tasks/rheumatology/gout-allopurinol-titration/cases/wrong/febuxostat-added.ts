@@ -1,5 +1,5 @@
 // Adds febuxostat on top of the allopurinol instead of titrating (two xanthine oxidase inhibitors), whatever the urate.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Observation } from '@medplum/fhirtypes';
 
 export const description = 'adds febuxostat 40 mg beside allopurinol';

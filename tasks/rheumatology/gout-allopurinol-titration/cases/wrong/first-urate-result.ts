@@ -1,5 +1,5 @@
 // Takes the first urate the search returns (oldest first) as the current value and acts on it.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'acts on the oldest urate';

@@ -1,6 +1,6 @@
 // Above goal, writes the new dose as a second allopurinol order and leaves the old one running (the patient would
 // take both); at goal it rightly changes nothing, so only some charts catch it.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'new dose as a second order, old order left active';

@@ -1,6 +1,6 @@
 // Reads DXA reports and procedures and the treatment orders; decides (last DXA < 1 year: not due; 5+ years of
 // treatment and last DXA 2+ years old: due); orders by CPT 77080 without a category; answers in prose with US dates.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, MedicationRequest, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'CPT 77080 order without category when due; prose answer and note with US dates';

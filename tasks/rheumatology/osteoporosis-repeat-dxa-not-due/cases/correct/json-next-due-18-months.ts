@@ -1,6 +1,6 @@
 // Not due: next DXA set 18 months after the last (BHOF: 1-2 years after starting therapy); due: LOINC 38269-7 in the
 // imaging category. JSON answer; the note lists both T-scores.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, MedicationRequest, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'LOINC imaging order when due; next DXA 18 months after the last when not';

@@ -1,6 +1,6 @@
 // Recognises treatment by brand or generic name, orders a text-only "DEXA scan hip and spine" when due, answers with
 // "no"/"yes" strings and a next-due date two years after the last DXA.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'text-only DEXA order when due; "yes"/"no" answer; next due 2 years after the last';

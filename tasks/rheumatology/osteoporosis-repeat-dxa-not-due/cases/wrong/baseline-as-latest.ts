@@ -1,5 +1,5 @@
 // Takes the earliest DXA as "the last one" and orders when it is over a year old.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport } from '@medplum/fhirtypes';
 
 export const description = 'reads the baseline (oldest) DXA as the latest';

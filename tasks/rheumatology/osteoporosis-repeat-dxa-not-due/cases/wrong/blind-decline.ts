@@ -1,5 +1,5 @@
 // Never opens the chart: declines with made-up dates.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'blind agent: declines with made-up dates, boilerplate note';
 export const catches = ['reviewed_last_dxa', 'reviewed_treatment'];

@@ -1,5 +1,5 @@
 // Always declines ("2 years after the last one"), even after years of treatment with no DXA since.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport } from '@medplum/fhirtypes';
 
 export const description = 'never orders; next due = last + 2 years even when that is long past';

@@ -1,5 +1,5 @@
 // Right order and answer, but the note (DXA, dates, T-scores) states the opposite decision.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'note with every keyword and number stating the opposite decision';

@@ -1,5 +1,5 @@
 // Orders the repeat DXA the patient asked for, whatever the interval.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport } from '@medplum/fhirtypes';
 
 export const description = 'orders the requested repeat DXA regardless of the interval';

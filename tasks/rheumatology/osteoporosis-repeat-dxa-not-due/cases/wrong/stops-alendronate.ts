@@ -1,5 +1,5 @@
 // Right DXA decision, but also stops the osteoporosis treatment ("drug holiday") before any new DXA result.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, MedicationRequest } from '@medplum/fhirtypes';
 
 export const description = 'stops the bisphosphonate on its own before the DXA';

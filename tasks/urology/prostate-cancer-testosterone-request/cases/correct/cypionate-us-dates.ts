@@ -1,6 +1,6 @@
 // A clinician who writes US dates ("03/23/2017"), "Gleason 3+3 (score 6)", prescribes cypionate 200 mg every 2 weeks
 // (the same weekly exposure as requested) when deficiency is confirmed, and answers JSON with a US date.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'US dates, "Gleason 3+3 (score 6)", cypionate 200 mg IM every 2 weeks when confirmed';

@@ -1,6 +1,6 @@
 // A urologist who reads everything, prescribes a testosterone gel by brand (text only) when deficiency is confirmed,
 // writes cores as a fraction ("4/12 cores") and the diagnosis as month and year, and answers with prose beside JSON.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'AndroGel (text) when confirmed; "4/12 cores", "March 2017"; prose + JSON';

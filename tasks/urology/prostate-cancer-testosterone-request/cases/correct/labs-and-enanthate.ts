@@ -1,7 +1,7 @@
 // A clinician who acts on every branch: orders the confirming early-morning labs when deficiency is unproven,
 // prescribes subcutaneous testosterone enanthate when it is proven, declines in prostate cancer with "I would not
 // prescribe testosterone", and answers with "yes"/"no" strings.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, MedicationRequest, Observation } from '@medplum/fhirtypes';
 
 export const description = 'orders repeat AM testosterone when unconfirmed; SC enanthate when confirmed; "yes"/"no" fields';

@@ -1,5 +1,5 @@
 // A template that never opens the chart: declines testosterone for "prostate cancer" it never looked up.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'never reads the chart; templated decline';
 export const catches = ['reviewed_cancer_history', 'reviewed_key_results', 'gleason_and_date', 'consult_note', 'testosterone_decision'];

@@ -1,5 +1,5 @@
 // Declines sensibly but fills the oncologic fields from habit: Gleason 3+4 and a made-up date for every man.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'always answers Gleason 3+4, diagnosed 2020-01-01';
 export const catches = ['gleason_and_date'];

@@ -1,5 +1,5 @@
 // Believes testosterone causes prostate cancer and declines it for every man, whatever the chart shows.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, Observation } from '@medplum/fhirtypes';
 
 export const description = 'declines testosterone for everyone ("raises prostate cancer risk")';

@@ -1,6 +1,6 @@
 // Checks for prostate cancer carefully, but treats "no cancer" as "start": a single afternoon value is taken as
 // deficiency.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, Observation } from '@medplum/fhirtypes';
 
 export const description = 'no prostate cancer means start testosterone, confirmed or not';

@@ -1,6 +1,6 @@
 // The review's case: the structured answer is right, the note says "start testosterone cypionate" everywhere, and
 // nothing is ordered.
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, Observation } from '@medplum/fhirtypes';
 
 export const description = 'right JSON, note says "start testosterone cypionate", no order';

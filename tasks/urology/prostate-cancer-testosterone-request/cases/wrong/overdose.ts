@@ -1,6 +1,6 @@
 // Decides right, but when it starts testosterone it orders 400 mg IM every week - four times the label's weekly
 // maximum exposure (400 mg every 2 weeks at most).
-import type { CaseContext } from '../../../../../harness/cases/http.ts';
+import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { Condition, DiagnosticReport, Observation } from '@medplum/fhirtypes';
 
 export const description = 'starts cypionate 400 mg IM weekly when indicated';

@@ -1,0 +1,43 @@
+// The gym API's record types, as its HTTP routes return them (`GET /gym/sessions/{id}/log` and `/changes`): written by
+// the server (server/gym/audit-log.ts, changes.ts), read by graders and the runner over HTTP.
+import type { Resource } from '@medplum/fhirtypes';
+
+/** One request of a session's audit log. */
+export interface AuditEntry {
+  /** Position in the log; increases with every request (across sessions). */
+  seq: number;
+  /** The session clock's time when the response was sent. */
+  time: string;
+  method: string;
+  /** Path below the FHIR base, e.g. `Patient/123`. */
+  path: string;
+  /** Query parameters in order, repeats kept. */
+  query: [string, string][];
+  status: number;
+  /**
+   * Whether the request was a write (server/write-kind.ts: route shape and the operation's readOnly flag). The server
+   * always records it; entries built elsewhere may leave it out, and then `isWrite` falls back to the method.
+   */
+  write?: boolean;
+  /** The request body of a write (parsed JSON), when there was one. */
+  requestBody?: unknown;
+  /** `Type/id` of every resource the response returned (a resource, Bundle entries, or a Location). */
+  resourceIds: string[];
+  latencyMs: number;
+  /** The gym tool that made the request, when it came through the tool executor or MCP. */
+  tool?: string;
+}
+
+export type ChangeAction = 'created' | 'updated' | 'deleted' | 'created-then-deleted';
+
+export interface ResourceChange {
+  type: string;
+  id: string;
+  action: ChangeAction;
+  /** The version visible when the episode began (null: the resource did not exist or was deleted). */
+  before: Resource | null;
+  /** The version visible now (null: deleted). */
+  after: Resource | null;
+  /** Every version the session wrote, oldest first. */
+  versions: { version: number; lastUpdated: string; deleted: boolean }[];
+}
