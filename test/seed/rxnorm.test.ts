@@ -4,6 +4,7 @@ import t from 'tap';
 import { RXNORM, RXNORM_CONCEPTS, RXNORM_DRUG_NAMES, heldRxcui, ingredientsOf, rxcuiOfIngredient } from '../../seed/codes/rxnorm.ts';
 import { componentsOfName, brandOfName, genericOfName } from '../../seed/codes/rxnorm/model.ts';
 import { DrugNameIndex, nameTokens } from '../../seed/codes/rxnorm/names.ts';
+import { UNCODED_INGREDIENTS } from '../../seed/codes/rxnorm/brands.ts';
 
 // The table as it was before the vocabulary grew: the population generator emits these, so they must not change.
 const LEGACY: Record<string, [string, 'IN' | 'SCD', string[]?]> = {
@@ -112,7 +113,7 @@ t.test('the name index: whole words, longest name first, one meaning per name', 
 
 t.test('the table names every ingredient the way clinicians write it', async (t) => {
   t.equal(rxcuiOfIngredient('Dapagliflozin'), '1488564');
-  t.equal(rxcuiOfIngredient('patiromer'), undefined, 'known by name only');
+  t.equal(rxcuiOfIngredient('patiromer'), '1716203', 'read from the NLM ingredient export');
   t.same(RXNORM_DRUG_NAMES.find('Symbicort 160/4.5 2 puffs BID'), ['budesonide', 'formoterol']);
   t.same(RXNORM_DRUG_NAMES.find('Kayexalate 15 g'), ['sodium polystyrene sulfonate']);
   t.same(RXNORM_DRUG_NAMES.find('KCl 20 mEq'), ['potassium chloride']);
@@ -128,11 +129,45 @@ t.test('antibiotic ingredients read from the NLM tree, and their products', asyn
   t.equal(RXNORM_CONCEPTS['1372999'].generic, '409823', 'the Suprax SBD is a brand of the cefixime SCD');
   t.equal(RXNORM_CONCEPTS['1372999'].brand, '196499', 'and names the Suprax BN');
   t.same(RXNORM_CONCEPTS['863538'].ingredients, ['7980'], 'penicillin G potassium is penicillin G');
-  for (const name of ['nafcillin', 'oxacillin', 'piperacillin', 'tazobactam', 'sulbactam', 'vancomycin', 'linezolid', 'fosfomycin']) {
+  t.equal(rxcuiOfIngredient('vancomycin'), '11124', 'vancomycin read from the NLM export (V.json)');
+  t.same(RXNORM_CONCEPTS['201848'].ingredients, ['11124'], 'vancomycin 125 MG Oral Capsule [Vancocin]');
+  t.same(RXNORM_DRUG_NAMES.find('Zosyn 4.5 g'), ['piperacillin', 'tazobactam']);
+});
+
+t.test('ingredients not read from a source are known by name and brand, never given a code', async (t) => {
+  for (const [name, brands] of Object.entries(UNCODED_INGREDIENTS)) {
     t.equal(rxcuiOfIngredient(name), undefined, `${name}: no code read from a source, none invented`);
     t.same(RXNORM_DRUG_NAMES.exact(name), [name], `${name} is known by name`);
+    for (const brand of brands) t.same(RXNORM_DRUG_NAMES.exact(brand), [name], `${brand} is ${name}`);
   }
-  t.same(RXNORM_DRUG_NAMES.find('Zosyn 4.5 g'), ['piperacillin', 'tazobactam']);
+});
+
+// Read from the NLM ingredient export (davidanderson3/rxnorm-ingredients web/data/<letter>.json): each ingredient's IN
+// row, the BN of its SBDs, and one SCD/SBD pair under it.
+const READ_FROM_NLM: [ingredient: string, rxcui: string, brand: string, bn: string, scd: string, sbd: string][] = [
+  ['patiromer', '1716203', 'Veltassa', '1716210', '1716209', '1716215'],
+  ['sodium zirconium cyclosilicate', '2047628', 'Lokelma', '2047634', '2047642', '2053927'],
+  ['sodium polystyrene sulfonate', '56512', 'Kionex', '284757', '313072', '793741'],
+  ['rimegepant', '2282307', 'Nurtec', '2282314', '2282313', '2282320'],
+  ['zavegepant', '2637955', 'Zavzpret', '2637975', '2637974', '2637980'],
+  ['revefenacin', '2102775', 'Yupelri', '2102780', '2102779', '2102784'],
+  ['vibegron', '2472254', 'Gemtesa', '2472316', '2472315', '2472321'],
+  ['relugolix', '2472778', 'Orgovyx', '2472784', '2472783', '2472789'],
+  ['vancomycin', '11124', 'Vancocin', '202368', '313570', '201848'],
+];
+
+t.test('ingredients read from the NLM export: IN, BN and products linked', async (t) => {
+  for (const [ingredient, rxcui, brand, bn, scd, sbd] of READ_FROM_NLM) {
+    t.equal(rxcuiOfIngredient(ingredient), rxcui, `${ingredient} is ${rxcui}`);
+    t.same(RXNORM_CONCEPTS[bn], { display: brand, tty: 'BN', ingredients: [rxcui] }, `${brand} is a BN of ${ingredient}`);
+    t.same(RXNORM_CONCEPTS[scd].ingredients, [rxcui], `SCD ${scd} is ${ingredient}`);
+    t.equal(RXNORM_CONCEPTS[sbd].generic, scd, `SBD ${sbd} is a brand of SCD ${scd}`);
+    t.equal(RXNORM_CONCEPTS[sbd].brand, bn, `SBD ${sbd} names ${brand}`);
+  }
+  t.same(RXNORM_DRUG_NAMES.exact('Kayexalate'), ['sodium polystyrene sulfonate'], 'a brand with no BN code read: a name only');
+  t.same(RXNORM_DRUG_NAMES.exact('SZC'), ['sodium zirconium cyclosilicate']);
+  t.equal(rxcuiOfIngredient('romosozumab'), '2123126');
+  t.equal(RXNORM_CONCEPTS['2123186'].display, 'Evenity');
 });
 
 t.test('umeclidinium / vilanterol is a MIN of both ingredients; umeclidinium alone is the IN', async (t) => {

@@ -13,7 +13,8 @@ export interface BrandRow {
  * Sources: [VSAC] Anticoagulant Medications 2.16.840.1.113762.1.4.1206.19 (eCQM Update 2025-05-08, canvas-medical/
  * canvas-plugins v2026/medication.py); [NLM] davidanderson3/rxnorm-ingredients web/data/U.json (RxNorm ingredient tree
  * export); [RRF] RXNCONSO brand atoms quoted in public RxNorm loader tests (Coumadin 202421, Zocor 196503, Lipitor 153165);
- * [NLM-C] the same export, web/data/C.json.
+ * [NLM-C] the same export, web/data/C.json; [NLM P], [NLM R], ... the same export, web/data/<letter>.json: the BN of the
+ * SBDs under the ingredient's row.
  */
 export const BRAND_CONCEPTS: readonly BrandRow[] = [
   { rxcui: '1364436', name: 'Eliquis', ingredients: ['apixaban'] }, // VSAC
@@ -35,6 +36,21 @@ export const BRAND_CONCEPTS: readonly BrandRow[] = [
   { rxcui: '1539887', name: 'Breo', ingredients: ['fluticasone', 'vilanterol'] }, // NLM
   { rxcui: '1945040', name: 'Trelegy', ingredients: ['fluticasone', 'umeclidinium', 'vilanterol'] }, // NLM
   { rxcui: '196499', name: 'Suprax', ingredients: ['cefixime'] }, // NLM-C
+  { rxcui: '1716210', name: 'Veltassa', ingredients: ['patiromer'] }, // NLM P
+  { rxcui: '2047634', name: 'Lokelma', ingredients: ['sodium zirconium cyclosilicate'] }, // NLM S
+  { rxcui: '284757', name: 'Kionex', ingredients: ['sodium polystyrene sulfonate'] }, // NLM S
+  { rxcui: '1799649', name: 'SPS', ingredients: ['sodium polystyrene sulfonate'] }, // NLM S
+  { rxcui: '2282314', name: 'Nurtec', ingredients: ['rimegepant'] }, // NLM R
+  { rxcui: '2637975', name: 'Zavzpret', ingredients: ['zavegepant'] }, // NLM Z
+  { rxcui: '2102780', name: 'Yupelri', ingredients: ['revefenacin'] }, // NLM R
+  { rxcui: '135092', name: 'Accolate', ingredients: ['zafirlukast'] }, // NLM Z
+  { rxcui: '221047', name: 'Zyflo', ingredients: ['zileuton'] }, // NLM Z
+  { rxcui: '1746894', name: 'Cinqair', ingredients: ['reslizumab'] }, // NLM R
+  { rxcui: '2472316', name: 'Gemtesa', ingredients: ['vibegron'] }, // NLM V
+  { rxcui: '2472784', name: 'Orgovyx', ingredients: ['relugolix'] }, // NLM R
+  { rxcui: '2123186', name: 'Evenity', ingredients: ['romosozumab'] }, // NLM R
+  { rxcui: '202368', name: 'Vancocin', ingredients: ['vancomycin'] }, // NLM V
+  { rxcui: '2000128', name: 'Firvanq', ingredients: ['vancomycin'] }, // NLM V
 ];
 
 /** Brand names (and the shorthand clinicians write for combinations: TMP-SMX, amox-clav) -> ingredient names, for
@@ -90,6 +106,8 @@ export const BRAND_NAMES: Readonly<Record<string, string[]>> = {
   Reclast: ['zoledronic acid'], Zometa: ['zoledronic acid'], Prolia: ['denosumab'], Xgeva: ['denosumab'], Evista: ['raloxifene'],
   Zyloprim: ['allopurinol'], Uloric: ['febuxostat'], Colcrys: ['colchicine'], Mitigare: ['colchicine'], Gloperba: ['colchicine'],
   Rayos: ['prednisone'],
+  // Potassium binders: Kayexalate has no current SBD in the NLM export (its BN code was not read)
+  Kayexalate: ['sodium polystyrene sulfonate'],
   // Analgesics
   Advil: ['ibuprofen'], Motrin: ['ibuprofen'], Aleve: ['naproxen'], Naprosyn: ['naproxen'], Anaprox: ['naproxen'], Celebrex: ['celecoxib'],
   Voltaren: ['diclofenac'], Cataflam: ['diclofenac'], Zorvolex: ['diclofenac'], Mobic: ['meloxicam'], Toradol: ['ketorolac'], Sprix: ['ketorolac'],
@@ -140,19 +158,23 @@ export const BRAND_NAMES: Readonly<Record<string, string[]>> = {
 
 /**
  * Ingredients the tasks' conditions are treated with whose RxNorm RXCUI we could not verify from a source: recognised
- * by name (generic and brand) for graders that work with names, but given no RXCUI (never an invented one).
+ * by name (generic and brand) for graders that work with names, but given no RXCUI (never an invented one). Why each is
+ * here: [no A] the NLM ingredient export's web/data/A.json is not in the stored copy we read from; [unread] the row was
+ * not looked up yet (its letter file is stored: web/data/<letter>.json) - to be read before it is coded.
  */
 export const UNCODED_INGREDIENTS: Readonly<Record<string, string[]>> = {
-  patiromer: ['Veltassa'], 'sodium zirconium cyclosilicate': ['Lokelma', 'SZC'],
-  'sodium polystyrene sulfonate': ['Kayexalate', 'SPS'],
-  erenumab: ['Aimovig'], fremanezumab: ['Ajovy'], galcanezumab: ['Emgality'], eptinezumab: ['Vyepti'], rimegepant: ['Nurtec'],
-  atogepant: ['Qulipta'], zavegepant: ['Zavzpret'],
-  olodaterol: ['Striverdi'], aclidinium: ['Tudorza'], glycopyrrolate: ['Lonhala', 'Seebri'], revefenacin: ['Yupelri'],
-  trospium: ['Sanctura'], vibegron: ['Gemtesa'],
-  relugolix: ['Orgovyx'], apalutamide: ['Erleada'], darolutamide: ['Nubeqa'], triptorelin: ['Trelstar'],
-  'bempedoic acid': ['Nexletol'], 'icosapent ethyl': ['Vascepa'], teriparatide: ['Forteo'], romosozumab: ['Evenity'],
-  // Antibacterials whose ingredient RXCUI was not read from a source (the penicillinase-resistant and antipseudomonal
-  // penicillins, the beta-lactamase inhibitors, the MRSA and C. difficile agents, the single-dose UTI agent).
+  // CGRP antibodies [unread: E, F, G]; atogepant [no A]
+  erenumab: ['Aimovig'], fremanezumab: ['Ajovy'], galcanezumab: ['Emgality'], eptinezumab: ['Vyepti'], atogepant: ['Qulipta'],
+  // Inhaled bronchodilators: olodaterol [unread: O], glycopyrrolate [unread: G], aclidinium [no A]
+  olodaterol: ['Striverdi'], aclidinium: ['Tudorza'], glycopyrrolate: ['Lonhala', 'Seebri'],
+  // Bladder: trospium [unread: T]
+  trospium: ['Sanctura'],
+  // Androgen deprivation: apalutamide [no A]; darolutamide [unread: D]; triptorelin [unread: T]
+  apalutamide: ['Erleada'], darolutamide: ['Nubeqa'], triptorelin: ['Trelstar'],
+  // Lipids and bone [unread: B, I, T]
+  'bempedoic acid': ['Nexletol'], 'icosapent ethyl': ['Vascepa'], teriparatide: ['Forteo'],
+  // Antibacterials [unread: N, O, P, T, S, L, F]: the penicillinase-resistant and antipseudomonal penicillins, the
+  // beta-lactamase inhibitors, the MRSA agent, the single-dose UTI agent.
   nafcillin: [], oxacillin: [], piperacillin: [], tazobactam: [], sulbactam: [],
-  vancomycin: ['Vancocin', 'Firvanq'], linezolid: ['Zyvox'], fosfomycin: ['Monurol'],
+  linezolid: ['Zyvox'], fosfomycin: ['Monurol'],
 };

@@ -11,7 +11,9 @@
 //   [CPIC]  CPIC drug table, cpicpgx/cpic-schema drug.sql (RxNorm ingredient ids).
 //   [ATC]   RxNav ATC-class ingredient lists (antihypertensives C02, CCB C08, RAAS C09, antidepressants N06A, peptic
 //           ulcer A02B) in public research code.
-//   [NLM]   RxNorm ingredient tree export by NLM staff, davidanderson3/rxnorm-ingredients web/data/{D,U}.json.
+//   [NLM]   RxNorm ingredient tree export by NLM staff, davidanderson3/rxnorm-ingredients web/data/<letter>.json (an
+//           alphabetical array of IN/PIN/MIN rows, each with its SCDC/SCD/SBD children and their BN); the letter is
+//           named on each row: [NLM D], [NLM P], ...
 //   [DM]    antidiabetic ingredient list of an OMOP research configuration (public code, 2025), which agrees with
 //           the VSAC SCD codes of the same drugs (e.g. semaglutide 1991302 / SCD 1991306).
 //   [known] long-standing RxNorm ingredient RXCUIs (unchanged since the early releases), also named by the task
@@ -57,8 +59,10 @@ export const INGREDIENTS: readonly IngredientRow[] = [
   // --- Other antihypertensives and cardiac drugs [ATC C02]; terazosin [known]; isosorbide dinitrate, digoxin [CPIC]
   IN('2599', 'clonidine'), IN('40114', 'guanfacine'), IN('6876', 'methyldopa'), IN('49276', 'doxazosin'), IN('8629', 'prazosin'),
   IN('37798', 'terazosin'), IN('6984', 'minoxidil'), IN('5470', 'hydralazine'), IN('6058', 'isosorbide dinitrate'), IN('3407', 'digoxin'),
-  // --- Potassium [known]. Potassium binders: see UNCODED_INGREDIENTS.
+  // --- Potassium [known]; potassium binders [NLM P] patiromer, [NLM S] sodium polystyrene sulfonate and sodium zirconium
+  // cyclosilicate
   IN('8591', 'potassium chloride', 'KCl'),
+  IN('1716203', 'patiromer'), IN('56512', 'sodium polystyrene sulfonate'), IN('2047628', 'sodium zirconium cyclosilicate', 'SZC'),
   // --- Lipid-lowering: statins [VSAC Statin Allergen]; ezetimibe, PCSK9 antibodies [known]
   IN('83367', 'atorvastatin'), IN('301542', 'rosuvastatin'), IN('36567', 'simvastatin'), IN('42463', 'pravastatin'), IN('6472', 'lovastatin'),
   IN('41127', 'fluvastatin'), IN('861634', 'pitavastatin'), IN('341248', 'ezetimibe'), IN('1665684', 'evolocumab'), IN('1659152', 'alirocumab'),
@@ -93,21 +97,23 @@ export const INGREDIENTS: readonly IngredientRow[] = [
   IN('435', 'albuterol', 'salbutamol'), IN('41126', 'fluticasone'), IN('19831', 'budesonide'), IN('1347', 'beclomethasone'),
   IN('108118', 'mometasone'), IN('25255', 'formoterol'), IN('36117', 'salmeterol'), IN('1424884', 'vilanterol'),
   IN('69120', 'tiotropium'), IN('1487514', 'umeclidinium'), IN('7213', 'ipratropium'), IN('88249', 'montelukast'),
+  // revefenacin [NLM R]; zafirlukast, zileuton [NLM Z]; reslizumab [NLM R]
+  IN('2102775', 'revefenacin'), IN('114970', 'zafirlukast'), IN('40575', 'zileuton'), IN('1746889', 'reslizumab'),
   // --- Acid suppression: omeprazole [seed]; other PPIs [CPIC]; H2 blockers [ATC A02BA]
   IN('7646', 'omeprazole'), IN('40790', 'pantoprazole'), IN('283742', 'esomeprazole'), IN('17128', 'lansoprazole'), IN('114979', 'rabeprazole'),
   IN('816346', 'dexlansoprazole'), IN('4278', 'famotidine'), IN('2541', 'cimetidine'), IN('9143', 'ranitidine'),
   // --- Bladder and prostate: tolterodine, darifenacin, fesoterodine [CPIC]; tamsulosin [seed]; the others [known]
   IN('32675', 'oxybutynin'), IN('119565', 'tolterodine'), IN('322167', 'solifenacin'), IN('136198', 'darifenacin'), IN('797195', 'fesoterodine'),
-  IN('1300786', 'mirabegron'), IN('77492', 'tamsulosin'), IN('25025', 'finasteride'),
+  IN('1300786', 'mirabegron'), IN('77492', 'tamsulosin'), IN('25025', 'finasteride'), IN('2472254', 'vibegron'), // vibegron [NLM V]
   // --- Other strongly anticholinergic drugs (AGS Beers 2023 Table 7): amitriptyline, nortriptyline, paroxetine [CPIC];
   // the others [known]
   IN('3498', 'diphenhydramine'), IN('5553', 'hydroxyzine'), IN('2400', 'chlorpheniramine'), IN('21949', 'cyclobenzaprine'),
   // --- Dementia: donepezil [seed]; galantamine [CPIC]; memantine, rivastigmine [known]
   IN('135447', 'donepezil'), IN('6719', 'memantine'), IN('183379', 'rivastigmine'), IN('4637', 'galantamine'),
-  // --- Migraine: sumatriptan [seed]; ubrogepant [NLM U.json]; valproic acid [CPIC]; the others [known]. CGRP antibodies
-  // and the other gepants: see UNCODED_INGREDIENTS.
+  // --- Migraine: sumatriptan [seed]; ubrogepant [NLM U.json]; rimegepant [NLM R]; zavegepant [NLM Z]; valproic acid
+  // [CPIC]; the others [known]. The CGRP antibodies and atogepant: see UNCODED_INGREDIENTS.
   IN('37418', 'sumatriptan'), IN('88014', 'rizatriptan'), IN('135775', 'zolmitriptan'), IN('38404', 'topiramate'), IN('2268216', 'ubrogepant'),
-  IN('11118', 'valproic acid', 'valproate'),
+  IN('2282307', 'rimegepant'), IN('2637955', 'zavegepant'), IN('11118', 'valproic acid', 'valproate'),
   // --- Antidepressants [CPIC] / [ATC N06A]; sertraline, escitalopram [seed]
   IN('36437', 'sertraline'), IN('321988', 'escitalopram'), IN('2556', 'citalopram'), IN('4493', 'fluoxetine'), IN('32937', 'paroxetine'),
   IN('42355', 'fluvoxamine'), IN('39786', 'venlafaxine'), IN('734064', 'desvenlafaxine'), IN('72625', 'duloxetine'), IN('42347', 'bupropion'),
@@ -122,14 +128,19 @@ export const INGREDIENTS: readonly IngredientRow[] = [
   IN('18631', 'azithromycin'), IN('21212', 'clarithromycin'), IN('4053', 'erythromycin'), IN('2582', 'clindamycin'),
   IN('10180', 'sulfamethoxazole'), IN('10831', 'trimethoprim'), IN('7454', 'nitrofurantoin'), IN('6922', 'metronidazole'),
   // Cephalosporins [NLM-C] (cefaclor is 2176 and cefadroxil 2177 there; cefdinir 25037, cefpodoxime 20489 above agree).
-  // Nafcillin, oxacillin, piperacillin / tazobactam, sulbactam, vancomycin, linezolid, fosfomycin: see UNCODED_INGREDIENTS.
+  // Vancomycin [NLM V]. Nafcillin, oxacillin, piperacillin / tazobactam, sulbactam, linezolid, fosfomycin: see
+  // UNCODED_INGREDIENTS.
   IN('25033', 'cefixime'), IN('19552', 'cefprozil'), IN('2177', 'cefadroxil'), IN('2176', 'cefaclor'), IN('2180', 'cefazolin'),
-  IN('20481', 'cefepime'),
+  IN('20481', 'cefepime'), IN('11124', 'vancomycin'),
   // --- Systemic corticosteroids: prednisone [seed]; the others [known]
   IN('8640', 'prednisone'), IN('6902', 'methylprednisolone'), IN('3264', 'dexamethasone'), IN('8638', 'prednisolone'), IN('5492', 'hydrocortisone'),
-  // --- Androgens and androgen-deprivation therapy [known]; relugolix, apalutamide, darolutamide: see UNCODED_INGREDIENTS
+  // --- Androgens and androgen-deprivation therapy [known]; relugolix [NLM R]; apalutamide, darolutamide, triptorelin:
+  // see UNCODED_INGREDIENTS
   IN('10379', 'testosterone'), IN('6904', 'methyltestosterone'), IN('42375', 'leuprolide', 'leuprorelin'), IN('50610', 'goserelin'),
   IN('475230', 'degarelix'), IN('83008', 'bicalutamide'), IN('1100072', 'abiraterone'), IN('1307298', 'enzalutamide'),
+  IN('2472778', 'relugolix'),
+  // --- Bone: romosozumab [NLM R]; teriparatide: see UNCODED_INGREDIENTS
+  IN('2123126', 'romosozumab'),
   // --- Other drugs the population generator emits [seed]
   IN('114477', 'levetiracetam'), IN('5521', 'hydroxychloroquine', 'HCQ'), IN('6851', 'methotrexate'), IN('52582', 'mesalamine', 'mesalazine'),
   IN('24947', 'ferrous sulfate'), IN('6218', 'lactulose'), IN('1433868', 'dolutegravir'),

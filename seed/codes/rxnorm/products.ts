@@ -470,6 +470,18 @@ export const CLINICAL_DRUGS: readonly ProductRow[] = [
   ['1424889', '30 ACTUAT fluticasone furoate 0.1 MG/ACTUAT / vilanterol 0.025 MG/ACTUAT Dry Powder Inhaler'],
   ['1648788', '30 ACTUAT fluticasone furoate 0.2 MG/ACTUAT / vilanterol 0.025 MG/ACTUAT Dry Powder Inhaler'],
   ['1945047', '30 ACTUAT fluticasone furoate 0.1 MG/ACTUAT / umeclidinium 0.0625 MG/ACTUAT / vilanterol 0.025 MG/ACTUAT Dry Powder Inhaler'],
+  // The same NLM export, the SCDs under each ingredient's row (web/data/P.json, S.json, R.json, Z.json, V.json)
+  ['1716209', 'patiromer 8400 MG Powder for Oral Suspension'],
+  ['2047633', 'sodium zirconium cyclosilicate 5000 MG Powder for Oral Suspension'],
+  ['2047642', 'sodium zirconium cyclosilicate 10000 MG Powder for Oral Suspension'],
+  ['2101899', 'sodium polystyrene sulfonate 15000 MG Powder for Oral Suspension'],
+  ['313072', 'sodium polystyrene sulfonate 250 MG/ML Oral Suspension'],
+  ['2282313', 'rimegepant 75 MG Disintegrating Oral Tablet'],
+  ['2637974', 'zavegepant 10 MG Nasal Spray'],
+  ['2102779', 'revefenacin 0.0583 MG/ML Inhalation Solution'],
+  ['2472315', 'vibegron 75 MG Oral Tablet'],
+  ['2472783', 'relugolix 120 MG Oral Tablet'],
+  ['313570', 'vancomycin 125 MG Oral Capsule'],
 ];
 
 /** Clinical drug components. Source: NLM ingredient tree export (davidanderson3/rxnorm-ingredients web/data/{D,U}.json). */
@@ -512,6 +524,18 @@ export const BRANDED_DRUGS: readonly ProductRow[] = [
   ['1596445', '7 ACTUAT umeclidinium 0.0625 MG/ACTUAT Dry Powder Inhaler [Incruse]'],
   // NLM ingredient tree export (davidanderson3/rxnorm-ingredients web/data/C.json)
   ['1372999', 'cefixime 400 MG Oral Capsule [Suprax]'],
+  // The same export, web/data/P.json, S.json, R.json, Z.json, V.json
+  ['1716215', 'patiromer 8400 MG Powder for Oral Suspension [Veltassa]'],
+  ['2047639', 'sodium zirconium cyclosilicate 5000 MG Powder for Oral Suspension [Lokelma]'],
+  ['2053927', 'sodium zirconium cyclosilicate 10000 MG Powder for Oral Suspension [Lokelma]'],
+  ['1799654', 'sodium polystyrene sulfonate 250 MG/ML Oral Suspension [SPS]'],
+  ['793741', 'sodium polystyrene sulfonate 250 MG/ML Oral Suspension [Kionex]'],
+  ['2282320', 'rimegepant 75 MG Disintegrating Oral Tablet [Nurtec]'],
+  ['2637980', 'zavegepant 10 MG Nasal Spray [Zavzpret]'],
+  ['2102784', 'revefenacin 0.0583 MG/ML Inhalation Solution [Yupelri]'],
+  ['2472321', 'vibegron 75 MG Oral Tablet [Gemtesa]'],
+  ['2472789', 'relugolix 120 MG Oral Tablet [Orgovyx]'],
+  ['201848', 'vancomycin 125 MG Oral Capsule [Vancocin]'],
   // RxNav-derived antihypertensive product list (ssmithm/rxnorm-drug-lists antihypertensive_drugs/antihtn_rxcuis.csv)
   ['104375', 'lisinopril 2.5 MG Oral Tablet [Zestril]'],
   ['104376', 'lisinopril 5 MG Oral Tablet [Zestril]'],

@@ -79,8 +79,9 @@ t.test('a held code wins over free text; without one, the displays and text are 
 });
 
 t.test('ingredients known by name only have names but no RXCUI', async (t) => {
-  t.same(drugIngredientNames(textOnly('Veltassa 8.4 g daily')), ['patiromer']);
-  t.same(drugIngredients(textOnly('Veltassa 8.4 g daily')), [], 'no invented code');
+  t.same(drugIngredientNames(textOnly('Aimovig 70 mg monthly')), ['erenumab']);
+  t.same(drugIngredients(textOnly('Aimovig 70 mg monthly')), [], 'no invented code');
+  t.same(drugIngredients(textOnly('Veltassa 8.4 g daily')), ['1716203'], 'patiromer: its code read from the NLM export');
   t.same(drugIngredientNames(textOnly('Lokelma 10 g TID')), ['sodium zirconium cyclosilicate']);
   t.same(drugIngredientNames(coded('1364436')), ['apixaban'], 'coded: the RxNorm names');
 });
@@ -92,7 +93,7 @@ t.test('ingredientByName and drugName', async (t) => {
   t.equal(ingredientByName('dabigatran'), '1037042', 'the RxNorm ingredient is dabigatran etexilate');
   t.equal(ingredientByName('Losartan Potassium'), LOSARTAN, 'a salt, any case');
   t.equal(ingredientByName('Hyzaar'), undefined, 'a combination brand is not one ingredient');
-  t.equal(ingredientByName('patiromer'), undefined, 'known by name only');
+  t.equal(ingredientByName('erenumab'), undefined, 'known by name only');
   t.equal(ingredientByName('potassium'), undefined);
   t.equal(drugName(EMPAGLIFLOZIN), 'empagliflozin');
   t.equal(drugName('1545664'), 'empagliflozin 10 MG Oral Tablet [Jardiance]');
@@ -172,5 +173,6 @@ t.test('antibiotics known by name only: recognised, never given a code', async (
   t.same(drugIngredientNames(textOnly('Monurol 3 g once')), ['fosfomycin']);
   t.same(drugIngredientNames(textOnly('nafcillin 2 g IV q4h')), ['nafcillin']);
   t.same(drugIngredientNames(textOnly('oxacillin 2 g IV q4h')), ['oxacillin']);
-  t.equal(ingredientByName('vancomycin'), undefined, 'known by name only');
+  t.equal(ingredientByName('linezolid'), undefined, 'known by name only');
+  t.equal(ingredientByName('vancomycin'), '11124', 'read from the NLM export');
 });
