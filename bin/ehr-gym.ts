@@ -97,7 +97,7 @@ program
   .description('print the agent tool schemas (the same as GET /gym/tools)')
   .option('--format <format>', 'openai, anthropic, mcp or neutral', 'openai')
   .action(async (opts: { format: string }) => {
-    const { renderTools, toolFormats } = await import('../server/gym/tools.ts');
+    const { renderTools, toolFormats } = await import('../server/tools/index.ts');
     if (!(toolFormats as readonly string[]).includes(opts.format)) {
       throw new InvalidArgumentError(`--format must be one of ${toolFormats.join(', ')}`);
     }
@@ -114,7 +114,7 @@ program
   .option('--url <url>', 'a running ehr-gym server (e.g. http://127.0.0.1:8080); without it the server runs in this process')
   .option('--db <path>', 'SQLite database file when running in this process', process.env.EHR_GYM_DB ?? 'data/ehr-gym.sqlite')
   .action(async (opts: { session?: string; task?: string; variant?: string; now?: string; url?: string; db: string }) => {
-    const { fetchClient, injectClient, ToolExecutor } = await import('../server/gym/tool-executor.ts');
+    const { fetchClient, injectClient, ToolExecutor } = await import('../server/tools/executor.ts');
     const { createMcpServer } = await import('../server/gym/mcp.ts');
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     let http;

@@ -5,4 +5,3 @@ export { Vocabulary, vocabulary, type ConceptRef, type Mention, type ConceptKind
 export { buildTopicCatalog, topicCatalog, readTopicValueSets, type Topic, type TopicCatalog, type ConceptGroup } from './topics.ts';
 export { rankEvidence, UnknownTopicError, type EvidenceQuery, type RankedEvidence, type RankResult, type EvidenceReason } from './rank.ts';
 export { evidenceBundle, reasonExtension, EVIDENCE_REASON_URL } from './bundle.ts';
-export { evidenceSearchTool, evidenceSearchRequest } from './tool.ts';

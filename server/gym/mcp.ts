@@ -1,13 +1,13 @@
 // The gym tools as an MCP server bound to one session: over stdio (`ehr-gym mcp`) and streamable HTTP (`/mcp`).
-// Tool schemas come straight from server/gym/tools.ts (the low-level Server takes JSON Schema as is).
+// Tool schemas come straight from server/tools/index.ts (the low-level Server takes JSON Schema as is).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { notFound } from '../../resources/outcome.ts';
 import type { SessionManager } from './sessions.ts';
-import { injectClient, ToolExecutor } from './tool-executor.ts';
-import { gymTools, toMcpTool } from './tools.ts';
+import { injectClient, ToolExecutor } from '../tools/executor.ts';
+import { gymTools, toMcpTool } from '../tools/index.ts';
 
 /** Header (or `?session=` query parameter) naming the gym session an /mcp request acts in. */
 export const MCP_SESSION_HEADER = 'x-ehr-gym-session';

@@ -6,8 +6,8 @@ import { DEFAULT_SANDBOX } from '../../resources/storage/sandbox.ts';
 import { sessionChanges } from './changes.ts';
 import { operatorCheck } from './operator-token.ts';
 import type { LiveSession, SessionManager, SessionRequest } from './sessions.ts';
-import { injectClient, ToolExecutor } from './tool-executor.ts';
-import { renderTools, toolFormats, type ToolFormat } from './tools.ts';
+import { injectClient, ToolExecutor } from '../tools/executor.ts';
+import { renderTools, toolFormats, type ToolFormat } from '../tools/index.ts';
 
 export interface GymRoutesOptions {
   sessions: SessionManager;

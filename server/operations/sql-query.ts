@@ -262,28 +262,6 @@ function boundedInt(raw: string | number | boolean | undefined, fallback: number
   return n;
 }
 
-// Agent tool: `sql_query` (for the tool registry in server/gym/tools.ts, which its owner wires to $sqlquery-run).
-export const sqlQueryTool = {
-  name: 'sql_query',
-  description: 'Answer a population question with one read-only SQLite SELECT over tables you define as SQL on FHIR ' +
-    'ViewDefinitions (each view becomes a table named by its `name`, one column per view column; booleans are 0/1). ' +
-    `Limits: ${SQL_LIMITS.defaultRows} rows by default (at most ${SQL_LIMITS.maxRows}), ${SQL_LIMITS.defaultTimeoutMs / 1000} s; aggregate in SQL.`,
-  parameters: {
-    type: 'object',
-    properties: {
-      query: { type: 'string', description: 'One SELECT or WITH ... SELECT statement (SQLite dialect), e.g. "SELECT count(DISTINCT patient) FROM a1c WHERE value > 9"' },
-      views: {
-        type: 'array', minItems: 1,
-        description: 'ViewDefinitions to materialize as tables, each with a `name`, e.g. {"name": "a1c", "resource": "Observation", "select": [{"column": [{"name": "patient", "path": "subject.getReferenceKey(Patient)"}, {"name": "value", "path": "value.ofType(Quantity).value"}]}], "where": [{"path": "code.coding.where(system = \'http://loinc.org\' and code = \'4548-4\').exists()"}]}',
-        items: { type: 'object', additionalProperties: true },
-      },
-      format: { type: 'string', enum: ['json', 'csv'], description: 'Result format (default json)' },
-    },
-    required: ['query', 'views'],
-    additionalProperties: false,
-  },
-} as const;
-
 /** The $sqlquery-run Parameters body for a sql_query tool call: POST it to [base]/$sqlquery-run. */
 export function sqlQueryParameters(args: { query: string; views: unknown[]; format?: string }): import('@medplum/fhirtypes').Parameters {
   return {

@@ -200,34 +200,6 @@ function makeRunOperation(name: string): Operation {
 export const viewRunOperation = makeRunOperation('run');
 export const viewDefinitionRunOperation = makeRunOperation('viewdefinition-run');
 
-// Agent tool: `run_view` (for the tool registry in server/gym/tools.ts, which its owner wires to $run).
-const viewSchema = {
-  type: 'object',
-  additionalProperties: true,
-  description: 'A SQL on FHIR v2 ViewDefinition, e.g. {"resource": "Observation", "select": [{"column": [' +
-    '{"name": "id", "path": "getResourceKey()"}, {"name": "patient", "path": "subject.getReferenceKey(Patient)"}, ' +
-    '{"name": "code", "path": "code.coding.first().code"}, {"name": "value", "path": "value.ofType(Quantity).value"}, ' +
-    '{"name": "date", "path": "effective.ofType(dateTime)"}]}], "where": [{"path": "status = \'final\'"}]}. ' +
-    'forEach / forEachOrNull unnest a repeating element into rows; constant entries become %name.',
-};
-
-export const runViewTool = {
-  name: 'run_view',
-  description: 'Run a SQL on FHIR ViewDefinition over the whole patient population in this session and return its rows ' +
-    '(one row per resource, or per element with forEach). Use for population questions; optional patient restricts to one patient.',
-  parameters: {
-    type: 'object',
-    properties: {
-      view: viewSchema,
-      patient: { type: 'string', description: 'Only this patient\'s resources, e.g. "Patient/123"' },
-      limit: { type: 'integer', minimum: 1, description: 'Return at most this many rows' },
-      format: { type: 'string', enum: ['json', 'csv'], description: 'Row format (default json)' },
-    },
-    required: ['view'],
-    additionalProperties: false,
-  },
-} as const;
-
 /** The $run Parameters body for a run_view tool call: POST it to [base]/ViewDefinition/$run. */
 export function runViewParameters(args: { view: unknown; patient?: string; limit?: number; format?: string }): Parameters {
   const parameter: ParametersParameter[] = [{ name: 'viewResource', resource: args.view as Resource }];

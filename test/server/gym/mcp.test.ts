@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { basePatients, startGym, type Gym } from './gym-harness.ts';
-import { gymTools } from '../../../server/gym/tools.ts';
+import { gymTools } from '../../../server/tools/index.ts';
 
 const projectRoot = new URL('../../../', import.meta.url).pathname;
 

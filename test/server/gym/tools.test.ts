@@ -3,8 +3,8 @@ import t from 'tap';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { basePatients, startGym } from './gym-harness.ts';
-import { gymTools, renderTools } from '../../../server/gym/tools.ts';
-import { decodeAttachments, queryString, truncate } from '../../../server/gym/tool-executor.ts';
+import { gymTools, renderTools } from '../../../server/tools/index.ts';
+import { decodeAttachments, queryString, truncate } from '../../../server/tools/render.ts';
 
 const run = promisify(execFile);
 const toolNames = ['fhir_search', 'fhir_read', 'fhir_create', 'fhir_update', 'fhir_patch', 'fhir_delete', 'fhir_history',

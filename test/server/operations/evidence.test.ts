@@ -4,7 +4,7 @@ import t from 'tap';
 import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
 import { assertOutcome, bodyOf, startServer } from '../harness.ts';
 import { EVIDENCE_REASON_URL } from '../../../resources/evidence/bundle.ts';
-import { evidenceSearchRequest, evidenceSearchTool } from '../../../resources/evidence/tool.ts';
+import { evidenceSearch, evidenceSearchRequest } from '../../../server/tools/evidence.ts';
 import { fixtureChart, NOTE_DATE } from '../../graders/documentation/fixture-chart.ts';
 
 const transaction: Bundle = {
@@ -74,7 +74,7 @@ t.test('$evidence', async (t) => {
   });
 
   t.test('the evidence_search tool maps to this operation', async (t) => {
-    t.equal(evidenceSearchTool.name, 'evidence_search');
+    t.equal(evidenceSearch.definition.name, 'evidence_search');
     const call = evidenceSearchRequest({ patient: 'p1', topic: 'hyperkalemia', count: 2 });
     const url = `/fhir/${call.path}?${new URLSearchParams([...call.query, ['asOf', NOTE_DATE]])}`;
     const res = await h.app.inject({ method: call.method, url });
