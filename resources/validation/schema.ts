@@ -144,6 +144,64 @@ function addDefinitionsFromStructureDefinition(sd: StructureDefinitionLite, defs
   }
 }
 
+const JAVA_WHITESPACE = [' ', '\t', '\n', '\x0B', '\f', '\r'];
+const escapeForClass = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * Rewrite `\s` and `\S` in a regex to Java's meaning (`[ \t\n\x0B\f\r]` and its complement). Inside a character class
+ * `\S` turns the class into a negated one: `[ \r\n\t\S]` matches everything except the whitespace it does not list.
+ */
+export function javaWhitespace(pattern: string): string {
+  const ws = JAVA_WHITESPACE.map(escapeForClass).join('');
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      const next = pattern[i + 1];
+      out += next === 's' ? `[${ws}]` : next === 'S' ? `[^${ws}]` : c + next;
+      i++;
+    } else if (c === '[') {
+      // A character class: copy it, substituting inside.
+      let j = i + 1;
+      const negated = pattern[j] === '^';
+      if (negated) j++;
+      const members: string[] = [];
+      let notWs = false;
+      for (; j < pattern.length && pattern[j] !== ']'; j++) {
+        if (pattern[j] === '\\') {
+          const next = pattern[++j];
+          if (next === 's') members.push(ws);
+          else if (next === 'S') notWs = true;
+          else members.push(`\\${next}`);
+        } else members.push(pattern[j]);
+      }
+      if (!notWs) out += `[${negated ? '^' : ''}${members.join('')}]`;
+      else {
+        if (negated) throw new Error(`javaWhitespace: [^...\\S] is not supported in ${pattern}`);
+        // others + non-whitespace = everything but the whitespace the other members do not match.
+        const others = members.length > 0 ? new RegExp(`^[${members.join('')}]$`, 'u') : undefined;
+        const excluded = JAVA_WHITESPACE.filter((w) => !others?.test(w)).map(escapeForClass).join('');
+        out += excluded ? `[^${excluded}]` : '[\\s\\S]';
+      }
+      i = j;
+    } else out += c;
+  }
+  return out;
+}
+
+/** Apply `rewrite` to every `pattern` keyword (they sit on primitive definitions and inline, e.g. Extension.valueString). */
+function rewritePatterns(node: unknown, rewrite: (pattern: string) => string, isMap = false): void {
+  if (Array.isArray(node)) {
+    for (const x of node) rewritePatterns(x, rewrite);
+  } else if (node && typeof node === 'object') {
+    const obj = node as Record<string, unknown>;
+    for (const [k, v] of Object.entries(obj)) {
+      if (!isMap && k === 'pattern' && typeof v === 'string') obj[k] = rewrite(v);
+      else if (k !== 'enum' && k !== 'const') rewritePatterns(v, rewrite, !isMap && (k === 'properties' || k === 'definitions'));
+    }
+  }
+}
+
 /** Remove `description` annotations (they would bloat the generated code); `properties` maps are name -> schema. */
 function stripDescriptions(node: unknown, isMap = false): void {
   if (Array.isArray(node)) {
@@ -198,6 +256,20 @@ export function loadAdaptedSchema(resourceTypes: readonly string[]): { schema: J
   // The official schema leaves `"type": "object"` off every complex type and resource, so a string, number or null
   // passes where a CodeableConcept, Reference or BackboneElement belongs ({"code": "abc"}, {"subject": "Patient/1"}).
   for (const def of Object.values(defs)) if (def.properties && def.type === undefined) def.type = 'object';
+
+  // R4 JSON lets every primitive but xhtml carry extensions in a `_name` sibling (2.6.2.7); the schema forgets it for
+  // the canonical-typed elements (StructureDefinition._baseDefinition, ElementDefinition.type._profile are rejected).
+  for (const def of Object.values(defs)) {
+    for (const [prop, sub] of Object.entries<JsonSchema>(def.properties ?? {})) {
+      if (refName(sub) !== 'canonical' || def.properties[`_${prop}`]) continue;
+      def.properties[`_${prop}`] = sub.items ? { type: 'array', items: { $ref: '#/definitions/Element' } } : { $ref: '#/definitions/Element' };
+    }
+  }
+
+  // The schema's regexes are Java regexes (HL7's validator and HAPI apply them with Java semantics): there \s is ASCII
+  // whitespace only, while JavaScript's \s also matches U+00A0 and the other Unicode spaces, so a display with a
+  // no-break space would fail `string`'s pattern.
+  rewritePatterns(defs, javaWhitespace, true);
 
   // Element constraints the JSON schema omits: required primitives (custom keyword `fhirRequired`).
   for (const [name, groups] of requiredPrimitives(defs)) defs[name].fhirRequired = groups;

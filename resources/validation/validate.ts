@@ -6,6 +6,8 @@ import type { OperationOutcomeIssue } from '@medplum/fhirtypes';
 import { R4_RESOURCE_TYPES } from './resource-types.ts';
 import { loadValidators, type AjvError, type ValidatorSet } from './validators.ts';
 import { EXTRA_RESOURCE_TYPES, isExtraResourceType, validateExtraType } from './extra-resource-types.ts';
+import { ID_RULE, isValidId } from './id.ts';
+import { referenceProblems, referenceSites, type ReferenceSite } from './references.ts';
 
 type IssueCode = OperationOutcomeIssue['code'];
 
@@ -32,8 +34,13 @@ export function warmUpValidation(): ValidatorSet['source'] {
   return getValidators().source;
 }
 
-const ID_PATTERN = /^[A-Za-z0-9\-.]{1,64}$/;
 const MAX_DEPTH = 16;
+
+/** The Reference elements of a resource and its contained resources whose `reference` is set (see references.ts). */
+export function resourceReferenceSites(resource: { resourceType: string }): ReferenceSite[] {
+  const root = resource as unknown as Record<string, unknown>;
+  return referenceSites(root, resource.resourceType, resource.resourceType, getValidators().elementTypes);
+}
 
 /** All errors of a resource, [] when it is valid. */
 export function validateResource(resource: unknown): OperationOutcomeIssue[] {
@@ -51,7 +58,7 @@ export function validateResource(resource: unknown): OperationOutcomeIssue[] {
     issues.push(mkIssue('value', `Unknown resourceType ${JSON.stringify(type)}`));
     return issues;
   }
-  validateTyped(resource, type, type, issues, 0);
+  validateTyped(resource, type, type, issues, 0, false);
   return dedupe(issues);
 }
 
@@ -61,6 +68,7 @@ function validateTyped(
   root: string,
   issues: OperationOutcomeIssue[],
   depth: number,
+  contained: boolean,
 ): void {
   if (isExtraResourceType(type)) {
     issues.push(...validateExtraType(resource, type, root));
@@ -84,18 +92,21 @@ function validateTyped(
       issues.push(toIssue(e, resource, root));
     }
   }
-  // Beyond the schema (which also checks it, but keep the rule explicit for schema-less types).
+  // Beyond the schema: its id regex lets `.` and `..` through.
   if (!idReported) checkId(resource, root, issues);
+  // A contained resource's references are checked with its container's (they share the `#id` scope).
+  if (!contained) {
+    for (const { site, diagnostics } of referenceProblems(resource, type, root, getValidators().elementTypes, isKnownResourceType)) {
+      const path = `${site.path}.reference`;
+      issues.push(mkIssue('value', `${path}: ${diagnostics}`, [path]));
+    }
+  }
   walkNested(resource, type, root, issues, depth);
 }
 
 function checkId(resource: Record<string, unknown>, root: string, issues: OperationOutcomeIssue[]): void {
-  if (resource.id !== undefined && !(typeof resource.id === 'string' && ID_PATTERN.test(resource.id))) {
-    issues.push(
-      mkIssue('value', `${root}.id: ${JSON.stringify(resource.id)} is not a valid id ([A-Za-z0-9-.]{1,64})`, [
-        `${root}.id`,
-      ]),
-    );
+  if (resource.id !== undefined && !isValidId(resource.id)) {
+    issues.push(mkIssue('value', `${root}.id: ${JSON.stringify(resource.id)} is not a valid id (${ID_RULE})`, [`${root}.id`]));
   }
 }
 
@@ -106,7 +117,7 @@ function walkNested(
   issues: OperationOutcomeIssue[],
   depth: number,
 ): void {
-  const nested = (value: unknown, path: string) => {
+  const nested = (value: unknown, path: string, contained = false) => {
     // Non-objects and missing resourceType are reported by the schema (definition ResourceList).
     if (!isPlainObject(value) || typeof value.resourceType !== 'string') return;
     if (!known.has(value.resourceType)) {
@@ -114,14 +125,14 @@ function walkNested(
     } else if (depth + 1 > MAX_DEPTH) {
       issues.push(mkIssue('structure', `${path}: resources nested too deeply`, [path]));
     } else {
-      validateTyped(value, value.resourceType, path, issues, depth + 1);
+      validateTyped(value, value.resourceType, path, issues, depth + 1, contained);
     }
   };
   const each = (value: unknown, f: (item: Record<string, unknown>, i: number) => void) => {
     if (Array.isArray(value)) value.forEach((item, i) => isPlainObject(item) && f(item, i));
   };
 
-  each(resource.contained, (r, i) => nested(r, `${root}.contained[${i}]`));
+  each(resource.contained, (r, i) => nested(r, `${root}.contained[${i}]`, true));
   if (type === 'Bundle') {
     each(resource.entry, (entry, i) => {
       nested(entry.resource, `${root}.entry[${i}].resource`);

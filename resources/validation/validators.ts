@@ -45,7 +45,7 @@ export interface TypeValidator {
 }
 
 /** Bump when the generated code's shape changes in a way the source hash would not catch. */
-const CODEGEN_VERSION = '1';
+const CODEGEN_VERSION = '2';
 const here = dirname(fileURLToPath(import.meta.url));
 
 function cacheKey(): string {
@@ -118,23 +118,49 @@ function buildAjv(resourceTypes: readonly string[], source: boolean) {
   for (const [name, def] of Object.entries(schema.definitions as Record<string, any>)) {
     if (typeof def?.pattern === 'string' && /^[a-z]/.test(name)) patternTypes[def.pattern] ??= name;
   }
-  return { ajv, validatable, patternTypes };
+  return { ajv, validatable, patternTypes, elementTypes: complexElementTypes(schema.definitions) };
+}
+
+/**
+ * definition -> element name -> the definition of its value, for the elements of a complex type (primitives left
+ * out): what a walk needs to know which objects of an instance are, say, References. Nested resources map to
+ * `ResourceList`. JSON property names, so choice elements appear once per type (valueReference, valueQuantity).
+ */
+export type ElementTypes = Record<string, Record<string, string>>;
+function complexElementTypes(defs: Record<string, any>): ElementTypes {
+  const out: ElementTypes = {};
+  for (const [name, def] of Object.entries(defs)) {
+    for (const [prop, sub] of Object.entries<any>(def?.properties ?? {})) {
+      const ref: string | undefined = sub?.$ref ?? sub?.items?.$ref;
+      const target = ref?.startsWith('#/definitions/') ? ref.slice('#/definitions/'.length) : undefined;
+      if (!target || !defs[target]?.properties || prop.startsWith('_')) continue;
+      (out[name] ??= {})[prop] = target;
+    }
+  }
+  return out;
 }
 
 /** Generate the standalone module source for all types. */
 export function generateCode(resourceTypes: readonly string[]): string {
-  const { ajv, validatable, patternTypes } = buildAjv(resourceTypes, true);
+  const { ajv, validatable, patternTypes, elementTypes } = buildAjv(resourceTypes, true);
   const refs: Record<string, string> = {};
   for (const t of validatable) refs[t] = typeId(t);
-  return `${ajvModules().standaloneCode(ajv, refs)};\nexports[${JSON.stringify(PATTERN_TYPES)}] = ${JSON.stringify(patternTypes)};\n`;
+  return (
+    `${ajvModules().standaloneCode(ajv, refs)};\n` +
+    `exports[${JSON.stringify(PATTERN_TYPES)}] = ${JSON.stringify(patternTypes)};\n` +
+    `exports[${JSON.stringify(ELEMENT_TYPES)}] = ${JSON.stringify(elementTypes)};\n`
+  );
 }
 
 const PATTERN_TYPES = '__patternTypes';
+const ELEMENT_TYPES = '__elementTypes';
 
 export interface ValidatorSet {
   get(type: string): TypeValidator | undefined;
   /** The FHIR primitive type whose regex is `pattern`, if any. */
   patternType(pattern: string): string | undefined;
+  /** The definitions of complex-typed elements (see complexElementTypes). */
+  elementTypes: ElementTypes;
   source: 'cache' | 'generated' | 'memory';
 }
 
@@ -234,9 +260,12 @@ export function loadValidators(resourceTypes: readonly string[], opts: { cache?:
       }
       const mod = require(file) as Record<string, TypeValidator>;
       const patterns = (mod as unknown as Record<string, Record<string, string>>)[PATTERN_TYPES] ?? {};
+      const elementTypes = (mod as unknown as Record<string, ElementTypes>)[ELEMENT_TYPES];
+      if (!elementTypes) throw new Error(`${file} has no element types`);
       return {
-        get: (t) => (t !== PATTERN_TYPES && Object.hasOwn(mod, t) ? mod[t] : undefined),
+        get: (t) => (t !== PATTERN_TYPES && t !== ELEMENT_TYPES && Object.hasOwn(mod, t) ? mod[t] : undefined),
         patternType: (p) => (Object.hasOwn(patterns, p) ? patterns[p] : undefined),
+        elementTypes,
         source,
       };
     } catch (e) {
@@ -244,11 +273,12 @@ export function loadValidators(resourceTypes: readonly string[], opts: { cache?:
     }
   }
   // In-memory fallback: compile lazily per type.
-  const { ajv, validatable, patternTypes } = buildAjv(resourceTypes, false);
+  const { ajv, validatable, patternTypes, elementTypes } = buildAjv(resourceTypes, false);
   const known = new Set(validatable);
   const compiled = new Map<string, TypeValidator>();
   return {
     source: 'memory',
+    elementTypes,
     patternType: (p) => (Object.hasOwn(patternTypes, p) ? patternTypes[p] : undefined),
     get(t) {
       if (!known.has(t)) return undefined;

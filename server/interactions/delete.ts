@@ -2,13 +2,14 @@
 // Deleting is idempotent: a second delete succeeds; a resource that never existed is 404.
 import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
 import { informational, notFound } from '../../resources/outcome.ts';
-import { assertKnownType } from './write-checks.ts';
+import { assertKnownType, assertValidId } from './write-checks.ts';
 import { assertIfMatch, } from './update.ts';
 import { etag } from './respond.ts';
 import { singleMatch } from './conditional.ts';
 
 export function deleteResource(req: FhirRequest, type: string, id: string): FhirResponse {
   assertKnownType(type);
+  assertValidId(id);
   const current = req.repo.current(type, id);
   if (!current) throw notFound(`${type}/${id} is not known`);
   assertIfMatch(req, current.deleted ? undefined : current.version);

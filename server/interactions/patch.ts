@@ -5,7 +5,7 @@ import type { Operation } from 'fast-json-patch';
 import type { Resource } from '@medplum/fhirtypes';
 import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
 import { badRequest, FhirError, gone, issue, notFound, unprocessable, unsupportedMediaType } from '../../resources/outcome.ts';
-import { assertKnownType, assertValid } from './write-checks.ts';
+import { assertKnownType, assertValid, assertValidId } from './write-checks.ts';
 import { storeUpdate } from './update.ts';
 import { singleMatch } from './conditional.ts';
 
@@ -13,6 +13,7 @@ const { applyPatch, JsonPatchError } = fastJsonPatch;
 
 export function patch(req: FhirRequest, type: string, id: string): FhirResponse {
   assertKnownType(type);
+  assertValidId(id);
   if (req.contentType !== 'application/json-patch+json') {
     throw unsupportedMediaType(`PATCH needs a JSON Patch body (Content-Type: application/json-patch+json), not '${req.contentType ?? 'none'}'`);
   }

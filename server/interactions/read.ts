@@ -1,11 +1,12 @@
 // read: GET [base]/[type]/[id] (FHIR R4 3.1.0.2), with conditional read via If-None-Match / If-Modified-Since.
 import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
 import { gone, notFound } from '../../resources/outcome.ts';
-import { assertKnownType } from './write-checks.ts';
+import { assertKnownType, assertValidId } from './write-checks.ts';
 import { etag, parseETag, versionHeaders } from './respond.ts';
 
 export function read(req: FhirRequest, type: string, id: string): FhirResponse {
   assertKnownType(type);
+  assertValidId(id);
   const stored = req.repo.current(type, id);
   if (!stored) throw notFound(`${type}/${id} is not known`);
   if (stored.deleted) throw gone(`${type}/${id} was deleted`, undefined);

@@ -10,10 +10,10 @@ import { deferOrCheckReferences } from './create.ts';
 
 export function update(req: FhirRequest, type: string, id: string): FhirResponse {
   assertKnownType(type);
+  assertValidId(id);
   const resource = resourceFromBody(req, type);
   if (!resource.id) throw badRequest('An update needs the resource id in the body', ['id']);
   if (resource.id !== id) throw badRequest(`The body's id '${resource.id}' does not match the URL's id '${id}'`, ['id']);
-  assertValidId(id);
   return storeUpdate(req, resource as Resource & { id: string });
 }
 

@@ -1,9 +1,10 @@
 // Checks every write passes before it reaches storage (FHIR R4 3.1.0.4 create, 3.1.0.5 update).
-import type { Resource } from '@medplum/fhirtypes';
+import type { OperationOutcomeIssue, Resource } from '@medplum/fhirtypes';
 import type { FhirRequest } from '../fhir-request.ts';
-import { badRequest, FhirError, issue, notFound, unsupportedMediaType } from '../../resources/outcome.ts';
-import { isKnownResourceType, validateResource } from '../../resources/validation/validate.ts';
-import { localTarget, resourceReferences } from '../../resources/references.ts';
+import { badRequest, FhirError, issue, notFound, unsupportedMediaType, type IssueCode } from '../../resources/outcome.ts';
+import { isKnownResourceType, resourceReferenceSites, validateResource } from '../../resources/validation/validate.ts';
+import { parseReference, type ReferenceSite } from '../../resources/validation/references.ts';
+import { ID_RULE, isValidId } from '../../resources/validation/id.ts';
 
 const RESOURCE_MEDIA_TYPES = new Set(['application/fhir+json', 'application/json']);
 
@@ -35,27 +36,55 @@ export function assertValid(resource: Resource): void {
 }
 
 /**
- * Reject references to resources that do not exist in this sandbox (HAPI's default behaviour); a server setting
- * turns it off. Returns the dangling references as issues when `asWarnings`.
+ * References must resolve (FHIR R4 2.3.0.3 literal references; HAPI's default referential integrity). By the time a
+ * resource reaches here a transaction has rewritten its `urn:uuid:` and conditional references to `Type/id`
+ * (transaction-references.ts), and the validator has refused malformed ones, so:
+ * - `urn:uuid:`/`urn:oid:` or `Type?criteria` left over: only a transaction can resolve them - 400;
+ * - `Type/id`, or this server's base + `/Type/id`: the resource must exist in the sandbox (its own layer or `base`),
+ *   and with `/_history/vid` that version must exist and not be a deletion - 422 (a business rule, 3.1.0.4; the form
+ *   is valid) unless the server setting turns existence checks off;
+ * - `#id` was checked against `contained` by the validator; other absolute URLs point elsewhere and are not followed.
+ * Returns the problems as warnings instead when `asWarnings` ($validate).
  */
-export function checkReferences(req: FhirRequest, resource: Resource, asWarnings = false) {
-  if (!req.context.settings.enforceReferentialIntegrity && !asWarnings) return [];
-  const issues = [];
-  for (const site of resourceReferences(resource)) {
-    const target = localTarget(site.reference, req.baseUrl);
-    if (!target) continue;
-    if (target.type === resource.resourceType && target.id === resource.id) continue;
-    if (!req.repo.exists(target.type, target.id)) {
-      issues.push(issue(asWarnings ? 'warning' : 'error', 'not-found', `Reference '${site.reference}' points at a resource that does not exist`));
+export function checkReferences(req: FhirRequest, resource: Resource, asWarnings = false): OperationOutcomeIssue[] {
+  const enforceExistence = req.context.settings.enforceReferentialIntegrity || asWarnings;
+  const malformed: OperationOutcomeIssue[] = [];
+  const missing: OperationOutcomeIssue[] = [];
+  const report = (list: OperationOutcomeIssue[], code: IssueCode, site: ReferenceSite, diagnostics: string) => {
+    const path = `${site.path}.reference`;
+    list.push(issue(asWarnings ? 'warning' : 'error', code, `${path}: Reference '${site.reference}' ${diagnostics}`, [path]));
+  };
+  for (const site of resourceReferenceSites(resource)) {
+    let parsed = parseReference(site.reference, isKnownResourceType);
+    if (parsed.kind === 'absolute') {
+      if (!site.reference.startsWith(`${req.baseUrl}/`)) continue; // another server
+      parsed = parseReference(site.reference.slice(req.baseUrl.length + 1), isKnownResourceType);
+      if (parsed.kind !== 'relative') {
+        report(malformed, 'invalid', site, `is under this server's base but does not name a resource as ${req.baseUrl}/Type/id`);
+        continue;
+      }
+    }
+    if (parsed.kind === 'placeholder') {
+      report(malformed, 'invalid', site, "is resolved only inside a transaction Bundle, to an entry's fullUrl; outside one, use Type/id");
+    } else if (parsed.kind === 'conditional') {
+      report(malformed, 'invalid', site, 'is a conditional reference, resolved only inside a transaction or batch Bundle; outside one, use Type/id');
+    } else if (parsed.kind === 'relative' && enforceExistence) {
+      const { type, id, version } = parsed;
+      if (type === resource.resourceType && id === resource.id) continue;
+      if (version === undefined) {
+        if (!req.repo.exists(type, id)) report(missing, 'not-found', site, `points at ${type}/${id}, which does not exist`);
+      } else {
+        const stored = /^\d+$/.test(version) ? req.repo.version(type, id, Number(version)) : undefined;
+        if (!stored || stored.deleted) report(missing, 'not-found', site, `points at version ${version} of ${type}/${id}, which does not exist`);
+      }
     }
   }
-  if (issues.length > 0 && !asWarnings) throw new FhirError(422, issues);
+  const issues = [...malformed, ...missing];
+  if (issues.length > 0 && !asWarnings) throw new FhirError(malformed.length > 0 ? 400 : 422, issues);
   return issues;
 }
 
-/** An id supplied by a client (update-as-create) must be a valid FHIR id. */
-export function assertValidId(id: string): void {
-  if (!/^[A-Za-z0-9\-.]{1,64}$/.test(id)) throw badRequest(`'${id}' is not a valid resource id`);
+/** An id supplied by a client, in the URL or the body, must be a valid FHIR id (not `.` or `..`). */
+export function assertValidId(id: string, expression?: string[]): void {
+  if (!isValidId(id)) throw badRequest(`'${id}' is not a valid resource id (${ID_RULE})`, expression);
 }
-
-
