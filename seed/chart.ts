@@ -6,7 +6,7 @@ import type {
   Resource, ServiceRequest,
 } from '@medplum/fhirtypes';
 import { HL7, LOINC, SNOMED, ICD10CM, RXNORM, UCUM, FLOWSHEET, codingOf, ingredientsOf, type CodeTable } from './codes/index.ts';
-import { LABS, PANELS, interpret, round, type LabKey, type PanelKey, type LabDef } from './labs.ts';
+import { LABS, PANELS, interpret, round, type LabKey, type PanelKey, type LabDef } from './codes/labs.ts';
 import type { MessRates } from './mess.ts';
 import { Rng } from './random.ts';
 import { SPECIALTIES, type Clinician, type Specialty, type Staff } from './staff.ts';

@@ -1,10 +1,10 @@
 // The seed's code tables (seed/codes/, the codes the population generator emits) as terminology sources: one code
 // table per system, RxNorm's term types and relations, and the local flowsheet -> LOINC map the lab catalogue
-// (seed/labs.ts) defines. The seed's data is read here, never edited.
+// (seed/codes/labs.ts) defines. The seed's data is read here, never edited.
 import { codeTables, RXNORM, RXNORM_CONCEPTS } from '../../seed/codes/index.ts';
 import { FLOWSHEET, LOINC } from '../../seed/codes/index.ts';
 import type { RxNormConcept } from '../../seed/codes/rxnorm.ts';
-import { LABS } from '../../seed/labs.ts';
+import { LABS } from '../../seed/codes/labs.ts';
 import type { CodeMapTable, CodeTable, CodeTableConcept } from './model.ts';
 
 export const FLOWSHEET_SYSTEM = FLOWSHEET.system;

@@ -2,7 +2,7 @@
 // prevalence for age, sex and risk factors), then writes the work-up, diagnosis, treatment and follow-up into the
 // shared chart. Modules run in a fixed order; later ones see earlier ones' conditions, medications and lab physiology.
 import type { Chart, ConditionSpec, Drug, MedCourse, Visit } from '../chart.ts';
-import type { LabKey, PanelKey } from '../labs.ts';
+import type { LabKey, PanelKey } from '../codes/labs.ts';
 import type { Specialty } from '../staff.ts';
 import { DAY, YEAR } from '../time.ts';
 

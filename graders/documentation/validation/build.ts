@@ -11,7 +11,7 @@ import { generatePatient } from '../../../seed/generate.ts';
 import { NO_MESS } from '../../../seed/mess.ts';
 import { buildStaff } from '../../../seed/staff.ts';
 import { DEFAULT_REFERENCE_DATE } from '../../../seed/time.ts';
-import { fixtureChart, NOTE_DATE } from '../../../test/graders/documentation/fixture-chart.ts';
+import { fixtureChart, NOTE_DATE } from './fixture-chart.ts';
 import { RXNORM, vocabulary } from '../../../resources/evidence/vocabulary.ts';
 
 export type Label = 'supported' | 'contradicted' | 'unsupported';

@@ -4,7 +4,7 @@ import t from 'tap';
 import type { Communication, DocumentReference, Observation } from '@medplum/fhirtypes';
 import { covers, grounded, keyFactOf, noteReport } from '../../../graders/documentation/index.ts';
 import { PatientChart } from '../../../resources/evidence/chart.ts';
-import { fixtureChart, NOTE_DATE } from './fixture-chart.ts';
+import { fixtureChart, NOTE_DATE } from '../../../graders/documentation/validation/fixture-chart.ts';
 
 const chart = new PatientChart(fixtureChart);
 const good = [

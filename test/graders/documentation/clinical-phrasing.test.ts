@@ -9,7 +9,7 @@ import { extractClaims } from '../../../graders/documentation/claims.ts';
 import { verifyNoteText } from '../../../graders/documentation/verify.ts';
 import { PatientChart } from '../../../resources/evidence/chart.ts';
 import { vocabulary } from '../../../resources/evidence/vocabulary.ts';
-import { fixtureChart, NOTE_DATE } from './fixture-chart.ts';
+import { fixtureChart, NOTE_DATE } from '../../../graders/documentation/validation/fixture-chart.ts';
 
 const vocab = vocabulary();
 const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';

@@ -6,7 +6,7 @@ import { FhirClient } from '../../../contracts/fhir-client.ts';
 import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import { chartFromFhir, documentationReports, grounded, writtenNotes } from '../../../graders/documentation/index.ts';
 import { startServer } from '../../server/harness.ts';
-import { fixtureChart, NOTE_DATE } from './fixture-chart.ts';
+import { fixtureChart, NOTE_DATE } from '../../../graders/documentation/validation/fixture-chart.ts';
 
 const note = (id: string, text: string, patient = 'p1'): DocumentReference => ({
   resourceType: 'DocumentReference', id, status: 'current', subject: { reference: `Patient/${patient}` }, date: NOTE_DATE,

@@ -3,7 +3,7 @@ import t from 'tap';
 import { verifyNoteText } from '../../../graders/documentation/verify.ts';
 import { PatientChart } from '../../../resources/evidence/chart.ts';
 import { vocabulary } from '../../../resources/evidence/vocabulary.ts';
-import { fixtureChart, NOTE_DATE } from './fixture-chart.ts';
+import { fixtureChart, NOTE_DATE } from '../../../graders/documentation/validation/fixture-chart.ts';
 
 const chart = new PatientChart(fixtureChart);
 const vocab = vocabulary();

@@ -4,7 +4,7 @@ import { PatientChart, refOf } from '../../../resources/evidence/chart.ts';
 import { rankEvidence, UnknownTopicError } from '../../../resources/evidence/rank.ts';
 import { topicCatalog } from '../../../resources/evidence/topics.ts';
 import { vocabulary } from '../../../resources/evidence/vocabulary.ts';
-import { fixtureChart, NOTE_DATE } from '../../graders/documentation/fixture-chart.ts';
+import { fixtureChart, NOTE_DATE } from '../../../graders/documentation/validation/fixture-chart.ts';
 
 const chart = new PatientChart(fixtureChart);
 const catalog = topicCatalog();

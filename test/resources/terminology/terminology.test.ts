@@ -1,7 +1,7 @@
 // The terminology index and service over the real sources (HL7 definitions, the seed's code tables, our supplement).
 import t from 'tap';
 import { codeTables, FLOWSHEET, LOINC, RXNORM, RXNORM_CONCEPTS, SNOMED } from '../../../seed/codes/index.ts';
-import { LABS } from '../../../seed/labs.ts';
+import { LABS } from '../../../seed/codes/labs.ts';
 import { validateResource } from '../../../resources/validation/validate.ts';
 import {
   ancestorsOf,

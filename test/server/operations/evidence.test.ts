@@ -5,7 +5,7 @@ import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
 import { assertOutcome, bodyOf, startServer } from '../harness.ts';
 import { EVIDENCE_REASON_URL } from '../../../resources/evidence/bundle.ts';
 import { evidenceSearch, evidenceSearchRequest } from '../../../server/tools/evidence.ts';
-import { fixtureChart, NOTE_DATE } from '../../graders/documentation/fixture-chart.ts';
+import { fixtureChart, NOTE_DATE } from '../../../graders/documentation/validation/fixture-chart.ts';
 
 const transaction: Bundle = {
   resourceType: 'Bundle', type: 'transaction',

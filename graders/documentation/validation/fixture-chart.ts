@@ -1,6 +1,7 @@
 // A small hand-built chart for patient `p1` whose values make the tempting wrong answers differ from the right ones:
 // a glucose stored in mmol/L, an entered-in-error potassium, a lab coded only with a local flowsheet code, a CKD
 // diagnosis coded only in ICD-10-CM, a stopped spironolactone, a free-text furosemide, a right-sided cancer.
+// Used by the documentation verifier's tests and by ./build.ts, which writes the validation set from it.
 import type { Resource } from '@medplum/fhirtypes';
 
 const LOINC = 'http://loinc.org';
