@@ -20,6 +20,7 @@ import { Repository } from '../resources/storage/repository.ts';
 import { makeSandbox } from '../resources/storage/sandbox.ts';
 import { createSearchService } from '../resources/search/index.ts';
 import { buildApp } from '../server/app.ts';
+import { noClientLimits } from '../server/gym/sessions.ts';
 import { population } from './search-population.ts';
 
 const OBS_PER_PATIENT = 4;
@@ -278,7 +279,8 @@ export async function benchSessions(): Promise<string> {
 
 // Child mode: serve the database given after --serve and print the address.
 if (process.argv[2] === '--serve' && process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { app } = buildApp({ dbPath: process.argv[3], gym: { maxSessions: 100000 } });
+  // One client creating hundreds of sessions is the point here: no per-client limits.
+  const { app } = buildApp({ dbPath: process.argv[3], gym: { maxSessions: 100000, ...noClientLimits } });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${address}\n`);
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -13,13 +13,27 @@ const program = new Command('ehr-gym').description('A FHIR R4 mock EHR and bench
 
 program
   .command('serve')
-  .description('serve the FHIR API (base http://HOST:PORT/fhir)')
+  .description('serve the FHIR API (base http://HOST:PORT/fhir, or the --base-url)')
   .option('--port <port>', 'port to listen on (env PORT)', port, Number(process.env.PORT ?? 8080))
   .option('--host <host>', 'interface to listen on', process.env.HOST ?? '127.0.0.1')
   .option('--db <path>', 'SQLite database file', process.env.EHR_GYM_DB ?? 'data/ehr-gym.sqlite')
-  .action(async (opts: { port: number; host: string; db: string }) => {
+  .option('--base-url <url>', 'the public URL clients reach the server at, used in every absolute URL it answers with (env EHR_GYM_BASE_URL; default the listening address)', process.env.EHR_GYM_BASE_URL || undefined)
+  .option('--trust-proxy <proxies>', 'believe X-Forwarded-For from these proxies (comma-separated addresses or CIDRs, or "true" for any) when telling clients apart (env EHR_GYM_TRUST_PROXY)', process.env.EHR_GYM_TRUST_PROXY || undefined)
+  .option('--max-sessions <n>', 'live gym sessions at once, over all clients', positiveInt, 1000)
+  .option('--max-sessions-per-client <n>', 'live gym sessions one client may hold', positiveInt, 100)
+  .option('--session-creates-per-minute <n>', 'sessions one client may create a minute, after a burst of 60', positiveInt, 120)
+  .action(async (opts: { port: number; host: string; db: string; baseUrl?: string; trustProxy?: string; maxSessions: number; maxSessionsPerClient: number; sessionCreatesPerMinute: number }) => {
     const { mkdirSync } = await import('node:fs');
     const { dirname } = await import('node:path');
+    // A malformed base URL stops the server before it seeds or listens.
+    const { isUnspecified, parseBaseUrl } = await import('../server/http/public-url.ts');
+    if (opts.baseUrl !== undefined) {
+      try {
+        parseBaseUrl(opts.baseUrl);
+      } catch (err) {
+        throw new InvalidArgumentError((err as Error).message);
+      }
+    }
     if (opts.db !== ':memory:') mkdirSync(dirname(opts.db), { recursive: true });
     // First start: build the default population (250 patients, seed 1) into an empty database, then serve it.
     const { Store } = await import('../resources/storage/store.ts');
@@ -34,9 +48,18 @@ program
     // The operator token for GET /gym/sessions, from the environment only (see server/gym/operator-token.ts).
     const { ADMIN_TOKEN_ENV } = await import('../server/gym/operator-token.ts');
     const adminToken = process.env[ADMIN_TOKEN_ENV] || undefined;
-    const { address } = await serve({ port: opts.port, host: opts.host, dbPath: opts.db, ...(inMemory ? { store: seedStore } : {}), ...(tasks ? { tasks } : {}), adminToken });
-    console.log(`ehr-gym FHIR R4 server at ${address}/fhir`);
-    console.log(`GET /gym/sessions (every session's id): ${adminToken ? `operator only, Authorization: Bearer $${ADMIN_TOKEN_ENV}` : `disabled; set ${ADMIN_TOKEN_ENV} to enable it for the operator`}`);
+    const trustProxy = opts.trustProxy === undefined ? undefined : opts.trustProxy === 'true' ? true : opts.trustProxy.split(',').map((s) => s.trim());
+    const { address } = await serve({
+      port: opts.port, host: opts.host, dbPath: opts.db, ...(inMemory ? { store: seedStore } : {}), ...(tasks ? { tasks } : {}), adminToken,
+      ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}), ...(trustProxy !== undefined ? { trustProxy } : {}),
+      gym: { maxSessions: opts.maxSessions, maxSessionsPerClient: opts.maxSessionsPerClient, sessionCreatesPerMinute: opts.sessionCreatesPerMinute },
+    });
+    const base = opts.baseUrl !== undefined ? parseBaseUrl(opts.baseUrl) : address;
+    console.log(`ehr-gym FHIR R4 server at ${base}/fhir${opts.baseUrl !== undefined ? ` (listening at ${address})` : ''}`);
+    if (opts.baseUrl === undefined && isUnspecified(opts.host)) {
+      console.log(`Listening on every interface: links in answers say localhost; set --base-url (or EHR_GYM_BASE_URL) to the URL clients use`);
+    }
+    console.log(`GET /gym/sessions (every session's id) and the default session's log, changes, reset: ${adminToken ? `operator only, Authorization: Bearer $${ADMIN_TOKEN_ENV}` : `disabled; set ${ADMIN_TOKEN_ENV} to enable them for the operator`}`);
   });
 
 program

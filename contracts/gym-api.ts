@@ -19,13 +19,23 @@ export interface AuditEntry {
    * always records it; entries built elsewhere may leave it out, and then `isWrite` falls back to the method.
    */
   write?: boolean;
-  /** The request body of a write (parsed JSON), when there was one. */
+  /** The request body (parsed JSON), when there was one and it fit the log's body limit. */
   requestBody?: unknown;
+  /**
+   * A body over the log's limit (server/gym/audit-log.ts, AuditLimits): its size in bytes and the first bytes of its
+   * JSON, which are no longer JSON, so no reader mistakes a cut body for the one sent.
+   */
+  requestBodyTruncated?: { bytes: number; prefix: string };
   /** `Type/id` of every resource the response returned (a resource, Bundle entries, or a Location). */
   resourceIds: string[];
   latencyMs: number;
   /** The gym tool that made the request, when it came through the tool executor or MCP. */
   tool?: string;
+  /**
+   * Only on the log's own marker entry (method `NOTE`, status 0, no path): the session's log reached its size limit
+   * and the requests after it are not recorded.
+   */
+  note?: string;
 }
 
 export type ChangeAction = 'created' | 'updated' | 'deleted' | 'created-then-deleted';

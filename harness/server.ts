@@ -1,6 +1,7 @@
 // Where episodes run: a running server (--server URL), or an in-process one (buildApp + listen on port 0) over an
 // in-memory or given database, seeded with the default population when the seed module provides it.
 import { buildApp } from '../server/app.ts';
+import { noClientLimits } from '../server/gym/sessions.ts';
 import { defaultTaskSource, TaskFolderSource } from './task-source.ts';
 
 export interface BenchServer {
@@ -41,7 +42,8 @@ async function findSeeder(): Promise<Seeder | undefined> {
 export async function startBenchServer(options: ServerOptions = {}): Promise<BenchServer> {
   if (options.server) return { url: options.server.replace(/\/+$/, '').replace(/\/fhir$/, ''), close: async () => undefined };
   const tasks = options.tasksDir ? new TaskFolderSource(options.tasksDir) : defaultTaskSource();
-  const { app, context } = buildApp({ dbPath: options.dbPath ?? ':memory:', gym: { maxSessions: 10_000 }, ...(tasks ? { tasks } : {}) });
+  // The runner's own server, one client: no per-client session limits.
+  const { app, context } = buildApp({ dbPath: options.dbPath ?? ':memory:', gym: { maxSessions: 10_000, ...noClientLimits }, ...(tasks ? { tasks } : {}) });
   let seeded: string | undefined;
   if ((options.patients ?? 0) > 0) {
     const seeder = await findSeeder();

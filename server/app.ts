@@ -18,10 +18,12 @@ import { evidenceOperation } from './operations/evidence.ts';
 import { viewDefinitionRunOperation, viewRunOperation } from './operations/view-run.ts';
 import { sqlQueryRunOperation } from './operations/sql-query.ts';
 import { registerBodyParsers } from './http/content-type.ts';
-import { registerErrorHandlers, renderError } from './http/errors.ts';
+import { registerErrorHandlers, renderClientError, renderError } from './http/errors.ts';
 import { fhirRoutes } from './http/fhir-routes.ts';
-import { SessionManager, type GymSettings, type TaskSource } from './gym/sessions.ts';
+import { publicRoot } from './http/public-url.ts';
+import { SessionManager, type GymOptions, type TaskSource } from './gym/sessions.ts';
 import { registerAuditHook } from './gym/audit-hook.ts';
+import { registerSessionPathGuard } from './gym/session-paths.ts';
 import { gymRoutes } from './gym/routes.ts';
 import { mcpRoutes } from './gym/mcp.ts';
 
@@ -35,12 +37,22 @@ export interface AppOptions {
   clock?: Clock;
   logger?: boolean;
   bodyLimit?: number;
-  /** Gym session limits (max sessions, idle TTL). */
-  gym?: Partial<GymSettings>;
+  /** Gym session limits (max sessions, per-client quota and creation rate, idle TTL, audit log bounds). */
+  gym?: GymOptions;
   /** Resolves `task`/`variant` of POST /gym/sessions (an unknown task is then a 400); without it they are only stored. */
   tasks?: TaskSource;
   /** The operator's bearer token for GET /gym/sessions; without one that list is disabled (server/gym/operator-token.ts). */
   adminToken?: string;
+  /**
+   * The public root URL every absolute URL in an answer starts from (server/http/public-url.ts); without it, the
+   * listening address. The Host header is never used.
+   */
+  baseUrl?: string;
+  /**
+   * Whom to believe about the client's address (Fastify's `trustProxy`: true, or the proxies' addresses or CIDRs). Behind
+   * a reverse proxy every request comes from the proxy, and the per-client session limits need the real client.
+   */
+  trustProxy?: boolean | string | string[];
 }
 
 export interface BuiltApp {
@@ -74,13 +86,19 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
     bodyLimit: options.bodyLimit ?? 32 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     frameworkErrors: renderError,
+    // Requests Node's HTTP parser refuses are answered with an OperationOutcome too (server/http/errors.ts).
+    clientErrorHandler: renderClientError,
+    http: { requireHostHeader: false },
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
   });
+  const root = publicRoot(app, options.baseUrl);
   registerBodyParsers(app);
   registerErrorHandlers(app);
+  registerSessionPathGuard(app);
   registerAuditHook(app, sessions);
-  app.register(fhirRoutes, { prefix: '/fhir', context, repositoryFor });
-  app.register(fhirRoutes, { prefix: '/fhir/_session/:sessionId', context, repositoryFor });
-  app.register(gymRoutes, { prefix: '/gym', sessions, root: app, adminToken: options.adminToken });
+  app.register(fhirRoutes, { prefix: '/fhir', context, repositoryFor, publicRoot: root });
+  app.register(fhirRoutes, { prefix: '/fhir/_session/:sessionId', context, repositoryFor, publicRoot: root });
+  app.register(gymRoutes, { prefix: '/gym', sessions, root: app, adminToken: options.adminToken, publicRoot: root });
   app.register(mcpRoutes, { sessions, root: app });
   app.addHook('onClose', async () => {
     sessions.close();

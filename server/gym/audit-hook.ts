@@ -5,6 +5,7 @@ import { parseQueryString } from '../fhir-request.ts';
 import { DEFAULT_SANDBOX } from '../../resources/storage/sandbox.ts';
 import { returnedResourceIds } from './audit-log.ts';
 import type { SessionManager } from './sessions.ts';
+import { missedSessionBase } from './session-paths.ts';
 
 /** Requests made by the gym's tool executor carry the tool's name in this header. */
 export const TOOL_HEADER = 'x-ehr-gym-tool';
@@ -55,20 +56,6 @@ function auditedSandbox(request: FastifyRequest, sessions: SessionManager): stri
     const id = (request.params as { sessionId?: string }).sessionId;
     return id !== undefined && sessions.has(id) ? id : undefined;
   }
-  return aimedAtSession(request.url) ? undefined : DEFAULT_SANDBOX;
-}
-
-/**
- * `/fhir/_SESSION/{id}/...`, `/fhir/_session%2F{id}/...`: meant for a session base but routed to /fhir. Not the
- * default session's requests, and its log (anyone may read it as "default") must not show another session's id.
- */
-function aimedAtSession(url: string): boolean {
-  const rawPath = url.split('?', 1)[0];
-  let path = rawPath;
-  try {
-    path = decodeURIComponent(rawPath);
-  } catch {
-    // A malformed escape: match the path as sent.
-  }
-  return /^\/+fhir\/+_session(\/|$)/i.test(path);
+  // Aimed at a session base and missed (server/gym/session-paths.ts): nobody's request, so nobody's log.
+  return missedSessionBase(url, request.url) ? undefined : DEFAULT_SANDBOX;
 }

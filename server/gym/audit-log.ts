@@ -9,17 +9,43 @@ CREATE TABLE IF NOT EXISTS gym_audit (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   sandbox TEXT NOT NULL, time TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, query TEXT NOT NULL,
   status INTEGER NOT NULL, request_body TEXT, resource_ids TEXT NOT NULL, latency_ms REAL NOT NULL, tool TEXT,
-  write INTEGER
+  write INTEGER, request_body_bytes INTEGER, note TEXT
 );
 CREATE INDEX IF NOT EXISTS gym_audit_sandbox ON gym_audit (sandbox, seq);
 `;
 
 export type NewAuditEntry = Omit<AuditEntry, 'seq'>;
 
+/** What one session's log may hold (server/gym/README.md, "Fair use"). */
+export interface AuditLimits {
+  /** The most of a request body's JSON kept for a request that succeeded (status < 400). */
+  bodyBytes: number;
+  /** The most kept of a rejected request's body (status >= 400): enough to see what was sent, not a 10 MB copy. */
+  rejectedBodyBytes: number;
+  /** The most one session's log holds; then one NOTE entry, and later requests are not recorded. */
+  maxBytesPerSession: number;
+}
+
+export const defaultAuditLimits: AuditLimits = {
+  bodyBytes: 64 * 1024,
+  rejectedBodyBytes: 4 * 1024,
+  maxBytesPerSession: 16 * 1024 * 1024,
+};
+
+/** Bytes a row costs besides its text columns (seq, time, status, latency, the index entry), roughly. */
+const ROW_OVERHEAD = 96;
+
 type AuditRow = {
   seq: number; time: string; method: string; path: string; query: string; status: number;
   request_body: string | null; resource_ids: string; latency_ms: number; tool: string | null; write: number | null;
+  request_body_bytes: number | null; note: string | null;
 };
+
+/** A session's log size so far and whether it is full (loaded from the table the first time a session records). */
+interface Usage {
+  bytes: number;
+  full: boolean;
+}
 
 export class AuditLog {
   private readonly stmts;
@@ -27,20 +53,29 @@ export class AuditLog {
   private pending: [string, NewAuditEntry][] = [];
   private flushScheduled = false;
   private readonly writePending: () => void;
+  private readonly usage = new Map<string, Usage>();
+  readonly limits: AuditLimits;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: Database.Database, limits: Partial<AuditLimits> = {}) {
+    this.limits = { ...defaultAuditLimits, ...limits };
     db.exec(SCHEMA);
-    // Logs written before the write flag existed get the column; their rows keep NULL and read by method.
-    if (!(db.prepare('PRAGMA table_info(gym_audit)').all() as { name: string }[]).some((c) => c.name === 'write')) {
-      db.exec('ALTER TABLE gym_audit ADD COLUMN write INTEGER');
+    // Logs written before a column existed get it; their rows keep NULL (write: read by method; no cut, no note).
+    const columns = new Set((db.prepare('PRAGMA table_info(gym_audit)').all() as { name: string }[]).map((c) => c.name));
+    for (const column of ['write', 'request_body_bytes', 'note']) {
+      if (!columns.has(column)) db.exec(`ALTER TABLE gym_audit ADD COLUMN ${column} ${column === 'note' ? 'TEXT' : 'INTEGER'}`);
     }
     this.stmts = {
       insert: db.prepare(
-        `INSERT INTO gym_audit (sandbox, time, method, path, query, status, request_body, resource_ids, latency_ms, tool, write)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        `INSERT INTO gym_audit (sandbox, time, method, path, query, status, request_body, resource_ids, latency_ms, tool, write, request_body_bytes, note)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      usage: db.prepare<[string], { bytes: number; notes: number }>(
+        `SELECT coalesce(sum(${ROW_OVERHEAD} + length(CAST(path AS BLOB)) + length(CAST(query AS BLOB))
+           + coalesce(length(CAST(request_body AS BLOB)), 0) + length(CAST(resource_ids AS BLOB))), 0) AS bytes,
+           count(note) AS notes
+         FROM gym_audit WHERE sandbox = ?`),
       list: db.prepare<[string, number, number], AuditRow>(
         'SELECT * FROM gym_audit WHERE sandbox = ? AND seq > ? ORDER BY seq LIMIT ?'),
-      count: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM gym_audit WHERE sandbox = ?'),
+      count: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM gym_audit WHERE sandbox = ? AND note IS NULL'),
       writes: db.prepare<[string], { n: number }>(
         "SELECT count(*) AS n FROM gym_audit WHERE sandbox = ? AND coalesce(write, method NOT IN ('GET', 'HEAD'))"),
       clear: db.prepare('DELETE FROM gym_audit WHERE sandbox = ?'),
@@ -50,8 +85,8 @@ export class AuditLog {
     });
   }
 
-  static forStore(store: Store): AuditLog {
-    return new AuditLog(store.db);
+  static forStore(store: Store, limits: Partial<AuditLimits> = {}): AuditLog {
+    return new AuditLog(store.db, limits);
   }
 
   /** Queue an entry; it is written in one transaction with the others of this event-loop turn. */
@@ -83,11 +118,37 @@ export class AuditLog {
   }
 
   private insert(sandbox: string, entry: NewAuditEntry): void {
+    const usage = this.usageOf(sandbox);
+    if (usage.full) return;
+    const query = new URLSearchParams(entry.query).toString();
+    const body = entry.requestBody === undefined ? undefined
+      : boundedJson(entry.requestBody, entry.status >= 400 ? this.limits.rejectedBodyBytes : this.limits.bodyBytes);
+    const resourceIds = JSON.stringify(entry.resourceIds);
+    const bytes = ROW_OVERHEAD + Buffer.byteLength(entry.path) + Buffer.byteLength(query) + (body ? Buffer.byteLength(body.text) : 0)
+      + Buffer.byteLength(resourceIds);
+    if (usage.bytes + bytes > this.limits.maxBytesPerSession) {
+      // Stop rather than drop the oldest entries: a grader needs an episode's beginning, and the marker says where
+      // the record ends.
+      usage.full = true;
+      const note = `The audit log reached its limit of ${this.limits.maxBytesPerSession} bytes; requests from here on are not recorded`;
+      this.stmts.insert.run(sandbox, entry.time, 'NOTE', '', '', 0, null, '[]', 0, null, 0, null, note);
+      return;
+    }
+    usage.bytes += bytes;
     this.stmts.insert.run(
-      sandbox, entry.time, entry.method, entry.path, new URLSearchParams(entry.query).toString(), entry.status,
-      entry.requestBody === undefined ? null : JSON.stringify(entry.requestBody),
-      JSON.stringify(entry.resourceIds), entry.latencyMs, entry.tool ?? null, entry.write ? 1 : 0,
+      sandbox, entry.time, entry.method, entry.path, query, entry.status, body?.text ?? null,
+      resourceIds, entry.latencyMs, entry.tool ?? null, entry.write ? 1 : 0, body?.cutFrom ?? null, null,
     );
+  }
+
+  private usageOf(sandbox: string): Usage {
+    let usage = this.usage.get(sandbox);
+    if (!usage) {
+      const row = this.stmts.usage.get(sandbox);
+      usage = { bytes: row?.bytes ?? 0, full: (row?.notes ?? 0) > 0 };
+      this.usage.set(sandbox, usage);
+    }
+    return usage;
   }
 
   /** Entries after `afterSeq`, oldest first. */
@@ -100,8 +161,12 @@ export class AuditLog {
         write: row.write === null ? row.method !== 'GET' && row.method !== 'HEAD' : row.write === 1,
         resourceIds: JSON.parse(row.resource_ids) as string[], latencyMs: row.latency_ms,
       };
-      if (row.request_body !== null) entry.requestBody = JSON.parse(row.request_body);
+      if (row.request_body !== null) {
+        if (row.request_body_bytes === null) entry.requestBody = JSON.parse(row.request_body);
+        else entry.requestBodyTruncated = { bytes: row.request_body_bytes, prefix: row.request_body };
+      }
       if (row.tool !== null) entry.tool = row.tool;
+      if (row.note !== null) entry.note = row.note;
       return entry;
     });
   }
@@ -114,7 +179,23 @@ export class AuditLog {
   clear(sandbox: string): void {
     this.flush();
     this.stmts.clear.run(sandbox);
+    this.usage.delete(sandbox);
   }
+}
+
+/**
+ * A body's JSON if it fits in `limit` bytes; otherwise its first `limit` bytes (cut at a character boundary) and,
+ * in `cutFrom`, the size of the whole.
+ */
+function boundedJson(body: unknown, limit: number): { text: string; cutFrom?: number } {
+  const text = JSON.stringify(body) ?? 'null';
+  // Three bytes per UTF-16 unit at most: short bodies skip the byte count.
+  if (text.length * 3 <= limit) return { text };
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= limit) return { text };
+  // A character cut in half decodes to U+FFFD at the end: drop it.
+  const prefix = Buffer.from(text).subarray(0, limit).toString('utf8').replace(/\uFFFD$/, '');
+  return { text: prefix, cutFrom: bytes };
 }
 
 /**

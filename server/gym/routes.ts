@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../../resources/outcome.ts';
 import { DEFAULT_SANDBOX } from '../../resources/storage/sandbox.ts';
 import { sessionChanges } from './changes.ts';
-import { operatorCheck } from './operator-token.ts';
+import { operatorCheck, type OperatorCheck } from './operator-token.ts';
+import type { PublicRoot } from '../http/public-url.ts';
 import type { LiveSession, SessionManager, SessionRequest } from './sessions.ts';
 import { injectClient, ToolExecutor } from '../tools/executor.ts';
 import { renderTools, toolFormats, type ToolFormat } from '../tools/index.ts';
@@ -13,14 +14,27 @@ export interface GymRoutesOptions {
   sessions: SessionManager;
   /** The root app, for running tool calls through the FHIR routes (and so through the audit hook). */
   root: FastifyInstance;
-  /** The operator's bearer token for GET /gym/sessions (the list of every session); without one the list is disabled. */
+  /**
+   * The operator's bearer token for GET /gym/sessions (the list of every session) and for the shared default session's
+   * log, changes, reset and submit; without one those are disabled.
+   */
   adminToken?: string;
+  /** The server's public root URL (server/http/public-url.ts). */
+  publicRoot: PublicRoot;
 }
 
 export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions): Promise<void> {
   const { sessions } = options;
   const tools = injectClient(options.root);
   const requireOperator = operatorCheck(options.adminToken);
+  const root = options.publicRoot;
+  // The default session is everyone's /fhir: its log shows every anonymous caller's requests and bodies, and a reset
+  // wipes what everyone wrote there, so those routes (and its submission) are the operator's, like the list.
+  const idOf = (request: FastifyRequest, operatorForDefault = false): string => {
+    const id = (request.params as { id: string }).id;
+    if (operatorForDefault && id === DEFAULT_SANDBOX) requireOperator(request.headers.authorization, DEFAULT_ROUTES);
+    return id;
+  };
 
   app.get('/tools', async (request) => renderTools(formatOf(request)));
 
@@ -28,11 +42,11 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
     const body = (request.body ?? {}) as SessionRequest;
     if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object');
     const format = formatOf(request);
-    const session = sessions.create(body, (id) => fhirBaseUrl(request, id));
-    reply.code(201).header('location', `${serverUrl(request)}/gym/sessions/${session.meta.id}`);
+    const session = sessions.create(body, (id) => fhirBaseUrl(root, id), request.ip);
+    reply.code(201).header('location', `${root()}/gym/sessions/${session.meta.id}`);
     const { id, now, instruction, task, variant, toolOptions } = session.meta;
     return {
-      id, fhirBaseUrl: fhirBaseUrl(request, id), now,
+      id, fhirBaseUrl: fhirBaseUrl(root, id), now,
       ...(instruction !== undefined ? { instruction } : {}), ...(task !== undefined ? { task } : {}), ...(variant !== undefined ? { variant } : {}),
       toolOptions, expiresAt: sessions.expiresAt(session), tools: renderTools(format),
     };
@@ -41,10 +55,10 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
   // The one route that names sessions the caller did not create: operator only (server/gym/operator-token.ts).
   app.get('/sessions', async (request) => {
     requireOperator(request.headers.authorization);
-    return { sessions: sessions.list().map((s) => summary(request, sessions, s)) };
+    return { sessions: sessions.list().map((s) => summary(root, sessions, s)) };
   });
 
-  app.get('/sessions/:id', async (request) => summary(request, sessions, sessions.require(idOf(request))));
+  app.get('/sessions/:id', async (request) => summary(root, sessions, sessions.require(idOf(request))));
 
   app.delete('/sessions/:id', async (request, reply) => {
     sessions.delete(idOf(request));
@@ -52,14 +66,14 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
   });
 
   app.post('/sessions/:id/reset', async (request) => {
-    const id = idOf(request);
-    return summary(request, sessions, sessions.reset(id, fhirBaseUrl(request, id)));
+    const id = idOf(request, true);
+    return summary(root, sessions, sessions.reset(id, fhirBaseUrl(root, id)));
   });
 
-  app.post('/sessions/:id/submit', async (request) => ({ submission: sessions.submit(idOf(request), request.body) }));
+  app.post('/sessions/:id/submit', async (request) => ({ submission: sessions.submit(idOf(request, true), request.body) }));
 
   app.get('/sessions/:id/log', async (request) => {
-    const session = sessions.require(idOf(request));
+    const session = sessions.require(idOf(request, true));
     const query = request.query as { after?: string; limit?: string };
     const after = wholeNumber(query.after, 'after') ?? 0;
     const limit = Math.min(wholeNumber(query.limit, 'limit') ?? 10000, 10000);
@@ -67,7 +81,7 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
   });
 
   app.get('/sessions/:id/changes', async (request) => {
-    const session = sessions.require(idOf(request));
+    const session = sessions.require(idOf(request, true));
     return { session: session.meta.id, changes: sessionChanges(session.repo, session.meta.watermark) };
   });
 
@@ -80,9 +94,8 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
   });
 }
 
-function idOf(request: FastifyRequest): string {
-  return (request.params as { id: string }).id;
-}
+/** What the operator check's refusal names. */
+const DEFAULT_ROUTES = 'The default session\'s log, changes, reset and submit';
 
 function formatOf(request: FastifyRequest): ToolFormat {
   const format = (request.query as { format?: string }).format ?? 'openai';
@@ -96,19 +109,15 @@ function wholeNumber(value: string | undefined, name: string): number | undefine
   return Number(value);
 }
 
-function serverUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
+export function fhirBaseUrl(root: PublicRoot, id: string): string {
+  return id === DEFAULT_SANDBOX ? `${root()}/fhir` : `${root()}/fhir/_session/${id}`;
 }
 
-export function fhirBaseUrl(request: FastifyRequest, id: string): string {
-  return id === DEFAULT_SANDBOX ? `${serverUrl(request)}/fhir` : `${serverUrl(request)}/fhir/_session/${id}`;
-}
-
-function summary(request: FastifyRequest, sessions: SessionManager, session: LiveSession) {
+function summary(root: PublicRoot, sessions: SessionManager, session: LiveSession) {
   const { id, task, variant, instruction, now, createdAt, toolOptions, submission } = session.meta;
   const counts = sessions.audit.counts(id);
   return {
-    id, fhirBaseUrl: fhirBaseUrl(request, id),
+    id, fhirBaseUrl: fhirBaseUrl(root, id),
     ...(task !== undefined ? { task } : {}), ...(variant !== undefined ? { variant } : {}), ...(instruction !== undefined ? { instruction } : {}),
     state: submission ? 'submitted' : 'active',
     now, createdAt,

@@ -7,28 +7,39 @@ import { DEFAULT_SANDBOX, makeSandbox, virtualClock } from '../../resources/stor
 import type { Store } from '../../resources/storage/store.ts';
 import { badRequest, FhirError, issue, notFound } from '../../resources/outcome.ts';
 import type { ServerContext } from '../context.ts';
-import { AuditLog } from './audit-log.ts';
+import { AuditLog, defaultAuditLimits, type AuditLimits } from './audit-log.ts';
+import { CreationLimiter, defaultFairUse, type FairUseSettings } from './fair-use.ts';
 import { historyWatermark } from './changes.ts';
 import { applyFixture, assertFixtureShape } from './fixture.ts';
 import { isWellFormedSessionId, newSessionId } from './session-id.ts';
 
-export interface GymSettings {
-  /** Live sessions allowed at once; one more is a 429. */
+export interface GymSettings extends FairUseSettings {
+  /** Live sessions allowed at once, over all clients; one more is a 429. */
   maxSessions: number;
   /** A session untouched this long is removed. */
   idleTtlMs: number;
   /** How often expired sessions are swept (0: only when sessions are created or listed). */
   sweepIntervalMs: number;
-  /** Wall time in ms, for idle expiry (tests pass their own). */
+  /** Wall time in ms, for idle expiry and the creation rate (tests pass their own). */
   wallTime: () => number;
+  /** What each session's audit log keeps (body prefixes, total size). */
+  audit: AuditLimits;
 }
+
+/** GymSettings as buildApp takes them: any subset, the audit limits too. */
+export type GymOptions = Partial<Omit<GymSettings, 'audit'>> & { audit?: Partial<AuditLimits> };
 
 export const defaultGymSettings: GymSettings = {
   maxSessions: 1000,
   idleTtlMs: 60 * 60 * 1000,
   sweepIntervalMs: 60 * 1000,
   wallTime: () => Date.now(),
+  ...defaultFairUse,
+  audit: defaultAuditLimits,
 };
+
+/** For a server only its owner uses (the benchmark runner's in-process server, benches): no per-client limits. */
+export const noClientLimits: Partial<FairUseSettings> = { maxSessionsPerClient: Infinity, sessionCreateBurst: Infinity };
 
 /** How tool results are rendered for the model; chosen per session and recorded with it. */
 export interface ToolOptions {
@@ -81,6 +92,8 @@ export interface SessionMeta {
   submission?: Submission;
   /** resource_history position after the fixture: later rows are the episode's changes. */
   watermark: number;
+  /** Who created it (server/gym/fair-use.ts), for the per-client quota; never shown in an answer. */
+  client?: string;
 }
 
 export interface LiveSession {
@@ -103,17 +116,19 @@ export class SessionManager {
   private readonly defaultSession: LiveSession;
   private readonly stmts;
   private readonly timer: NodeJS.Timeout | undefined;
+  private readonly limiter: CreationLimiter;
 
   constructor(
     private readonly store: Store,
     private readonly context: ServerContext,
     defaultRepository: Repository,
-    settings: Partial<GymSettings> = {},
+    settings: GymOptions = {},
     private readonly tasks?: TaskSource,
   ) {
-    this.settings = { ...defaultGymSettings, ...settings };
+    this.settings = { ...defaultGymSettings, ...settings, audit: { ...defaultAuditLimits, ...settings.audit } };
     store.db.exec(SCHEMA);
-    this.audit = AuditLog.forStore(store);
+    this.audit = AuditLog.forStore(store, this.settings.audit);
+    this.limiter = new CreationLimiter(this.settings, this.settings.wallTime);
     const db = store.db;
     this.stmts = {
       all: db.prepare<[], SessionRow>('SELECT * FROM gym_session'),
@@ -141,10 +156,14 @@ export class SessionManager {
     }
   }
 
-  /** POST /gym/sessions. `baseUrl` is the FHIR base the fixture's references are resolved against. */
-  create(request: SessionRequest, baseUrlOf: (id: string) => string): LiveSession {
+  /**
+   * POST /gym/sessions. `baseUrl` is the FHIR base the fixture's references are resolved against. `client` (the
+   * caller's address) is held to the per-client quota and creation rate; in-process callers leave it out.
+   */
+  create(request: SessionRequest, baseUrlOf: (id: string) => string, client?: string): LiveSession {
     const spec = this.specFrom(request);
     this.sweep();
+    if (client !== undefined) this.limiter.admit(client, this.liveOf(client));
     if (this.live.size >= this.settings.maxSessions) {
       throw new FhirError(429, [issue('error', 'throttled', `At most ${this.settings.maxSessions} sessions may be live at once; delete one or wait for idle ones to expire`)],
         { 'retry-after': String(Math.ceil(Math.min(this.settings.idleTtlMs, 60_000) / 1000)) });
@@ -152,7 +171,7 @@ export class SessionManager {
     let id = newSessionId();
     while (this.live.has(id)) id = newSessionId();
     const wall = this.settings.wallTime();
-    const meta: SessionMeta = { id, ...spec, createdAt: new Date(wall).toISOString(), watermark: 0 };
+    const meta: SessionMeta = { id, ...spec, createdAt: new Date(wall).toISOString(), watermark: 0, ...(client !== undefined ? { client } : {}) };
     const session: LiveSession = { meta, repo: this.repositoryOf(id, new Date(meta.now)), lastActive: wall, persistedActive: wall };
     if (meta.fixture) {
       try {
@@ -192,6 +211,13 @@ export class SessionManager {
     if (!session) throw notFound(`No session '${id}'`);
     this.touch(session);
     return session.repo;
+  }
+
+  /** Live sessions `client` created. */
+  private liveOf(client: string): number {
+    let n = 0;
+    for (const session of this.live.values()) if (session.meta.client === client) n++;
+    return n;
   }
 
   list(): LiveSession[] {

@@ -1,6 +1,8 @@
 // One place renders every failure as an OperationOutcome with the right status; nothing a client sends is a 500.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FhirError, issue, outcome } from '../../resources/outcome.ts';
+import { badRequest, FhirError, issue, outcome } from '../../resources/outcome.ts';
 import { FHIR_JSON } from './content-type.ts';
 
 /** Fastify's own client errors, mapped to the FHIR status and issue code they amount to. */
@@ -37,9 +39,47 @@ export function renderError(err: unknown, request: FastifyRequest, reply: Fastif
 }
 
 export function registerErrorHandlers(app: FastifyInstance): void {
+  // RFC 9112 section 3.2: an HTTP/1.1 request without Host is a 400. Node's own check (turned off in server/app.ts,
+  // `requireHostHeader: false`) answers it with an empty body that no handler sees; this one is an OperationOutcome.
+  app.addHook('onRequest', async (request) => {
+    if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1 && request.headers.host === undefined) {
+      throw badRequest('An HTTP/1.1 request must carry a Host header (RFC 9112 section 3.2)');
+    }
+  });
   app.setErrorHandler(renderError);
   app.setNotFoundHandler((request, reply) => {
     const oo = outcome(issue('error', 'not-found', `Nothing at ${request.method} ${request.url.split('?')[0]}`));
     reply.code(404).type(FHIR_JSON).send(JSON.stringify(oo));
   });
+}
+
+/** Node's HTTP parser errors (error codes of llhttp and node:http), mapped like FASTIFY_ERRORS. */
+const PARSER_ERRORS: Record<string, [number, 'invalid' | 'too-costly' | 'timeout', string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'too-costly', 'The request\'s headers are larger than the server accepts (16 KB in all)'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'timeout', 'The request was not received in time'],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, 'timeout', 'The request\'s headers were not received in time'],
+};
+
+/**
+ * The `clientError` handler (Fastify's `clientErrorHandler`): requests Node's HTTP parser refuses (a control byte in
+ * the path or a header, headers over the size limit, a malformed request line or chunk) never reach Fastify, so
+ * their answer is written to the socket here: an OperationOutcome like every other 4xx, then the connection closes.
+ */
+export function renderClientError(err: Error & { code?: string }, socket: Socket): void {
+  // A reset or closed connection has no one to answer (Node's documented pattern for this event).
+  if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || socket.destroyed || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // Mid-response on a kept-alive connection (Node keeps the response it was writing here): too late to answer.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, diagnostics] = PARSER_ERRORS[err.code ?? '']
+    ?? [400, 'invalid', `The request is not well-formed HTTP/1.1 (${err.code ?? 'parse error'}: ${(err as { reason?: string }).reason ?? err.message})`];
+  const body = JSON.stringify(outcome(issue('error', code, diagnostics)));
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${FHIR_JSON}\r\n`
+    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

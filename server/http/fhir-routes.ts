@@ -16,11 +16,14 @@ declare module 'fastify' {
   }
 }
 import { assertJsonAcceptable, FHIR_JSON, mediaType } from './content-type.ts';
+import type { PublicRoot } from './public-url.ts';
 
 export interface FhirRoutesOptions {
   context: ServerContext;
   /** The repository for the sandbox a request addresses (throws a 404 FhirError for an unknown session). */
   repositoryFor(sessionId: string | undefined): Repository;
+  /** The server's public root URL (never the Host header): the start of every absolute URL in an answer. */
+  publicRoot: PublicRoot;
 }
 
 export async function fhirRoutes(app: FastifyInstance, options: FhirRoutesOptions): Promise<void> {
@@ -54,7 +57,7 @@ export function toFhirRequest(request: FastifyRequest, options: FhirRoutesOption
     body: request.body,
     contentType: mediaType(request),
     headers,
-    baseUrl: `${request.protocol}://${request.host}${prefix.replace(/\/+/g, '/')}`,
+    baseUrl: `${options.publicRoot()}${sessionId === undefined ? '/fhir' : `/fhir/_session/${sessionId}`}`,
     repo: options.repositoryFor(sessionId),
     context: options.context,
   };

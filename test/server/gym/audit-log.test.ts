@@ -53,7 +53,7 @@ t.test('every request in a session is recorded, in order, on the session clock',
 });
 
 t.test('logs are per session; /fhir logs under default; unknown sessions and the gym API are not logged', async (t) => {
-  const gym = await startGym(t);
+  const gym = await startGym(t, { adminToken: 'operator-token' });
   const a = await gym.createSession();
   const b = await gym.createSession();
   await gym.json('GET', `/fhir/_session/${a.id}/Patient/p1`);
@@ -64,7 +64,7 @@ t.test('logs are per session; /fhir logs under default; unknown sessions and the
   await gym.json('GET', `/gym/sessions/${a.id}`);
   t.same((await gym.json('GET', `/gym/sessions/${a.id}/log`)).body.entries.map((e: any) => e.path), ['Patient/p1']);
   t.same((await gym.json('GET', `/gym/sessions/${b.id}/log`)).body.entries.map((e: any) => e.path), ['Patient/p2', 'Patient/p1']);
-  t.same((await gym.json('GET', '/gym/sessions/default/log')).body.entries.map((e: any) => e.path), ['Patient/p2']);
+  t.same((await gym.json('GET', '/gym/sessions/default/log', undefined, { authorization: 'Bearer operator-token' })).body.entries.map((e: any) => e.path), ['Patient/p2']);
 });
 
 t.test('malformed requests in a session are logged with their error status', async (t) => {

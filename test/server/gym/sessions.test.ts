@@ -147,7 +147,7 @@ t.test('list, get with counts, submit, delete', async (t) => {
 });
 
 t.test('the default session (/fhir) is addressable as "default" but cannot be deleted', async (t) => {
-  const gym = await startGym(t);
+  const gym = await startGym(t, { adminToken });
   await gym.json('POST', '/fhir/Patient', { resourceType: 'Patient', name: [{ family: 'Plain' }] });
   const got = await gym.json('GET', '/gym/sessions/default');
   t.equal(got.status, 200);
@@ -155,7 +155,7 @@ t.test('the default session (/fhir) is addressable as "default" but cannot be de
   t.equal(got.body.counts.writeRequests, 1);
   t.equal((await gym.json('DELETE', '/gym/sessions/default')).status, 405);
   t.equal((await gym.json('GET', '/fhir/_session/default/Patient/p1')).status, 404, 'the default session is not a session base');
-  t.equal((await gym.json('GET', '/gym/sessions/default/changes')).body.changes.length, 1);
+  t.equal((await gym.json('GET', '/gym/sessions/default/changes', undefined, operator)).body.changes.length, 1, 'its changes, to the operator');
 });
 
 t.test('a flood of creations is bounded by maxSessions with a 429 OperationOutcome', async (t) => {
@@ -210,13 +210,13 @@ t.test('sessions survive a restart over the same database file; their clock resu
 });
 
 t.test('resetting the default session removes the writes made through /fhir and keeps the base', async (t) => {
-  const gym = await startGym(t);
+  const gym = await startGym(t, { adminToken });
   await gym.json('PUT', '/fhir/Patient/p1', { ...basePatients[0], gender: 'other' });
   const created = await gym.json('POST', '/fhir/Patient', { resourceType: 'Patient' });
-  t.equal((await gym.json('POST', '/gym/sessions/default/reset')).status, 200);
+  t.equal((await gym.json('POST', '/gym/sessions/default/reset', undefined, operator)).status, 200);
   t.equal((await gym.json('GET', '/fhir/Patient/p1')).body.gender, 'female');
   t.equal((await gym.json('GET', `/fhir/Patient/${created.body.id}`)).status, 404);
-  t.same((await gym.json('GET', '/gym/sessions/default/log')).body.entries.map((e: any) => e.path), ['Patient/p1', `Patient/${created.body.id}`], 'only the reads after the reset');
+  t.same((await gym.json('GET', '/gym/sessions/default/log', undefined, operator)).body.entries.map((e: any) => e.path), ['Patient/p1', `Patient/${created.body.id}`], 'only the reads after the reset');
   t.equal(gym.context.store.countIn('base'), basePatients.length);
 });
 
