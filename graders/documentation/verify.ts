@@ -10,7 +10,7 @@ import { isAsNeeded, medicationOf, orderDose, orderTimesPerDay } from '../lib/me
 import { matchesOrderGroup, ORDER_GROUPS, type OrderGroup } from '../lib/order-groups.ts';
 import { extractClaims, type Claim } from './claims.ts';
 import { sameDate } from './dates.ts';
-import { canonicalUnit, convertValue, unitKey } from './units.ts';
+import { canonicalUnit, convertValue, unitKey } from '../../resources/units/analytes.ts';
 
 export type ClaimVerdict = 'supported' | 'contradicted' | 'unsupported' | 'unverifiable';
 

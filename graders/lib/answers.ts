@@ -5,7 +5,7 @@
 // it (`matchFieldAgreesWithProse`). Answers may be text or JSON (an object, or text holding JSON).
 import type { Communication, DocumentReference } from '@medplum/fhirtypes';
 import { noteTextOf } from '../documentation/note-text.ts';
-import { convert, normalizeUnit, withinTolerance } from './units.ts';
+import { convert, normalizeUnit, withinTolerance } from '../../resources/units/ucum.ts';
 import { matchOf, type Match } from './match.ts';
 import { fractionsIn, numbersIn, type NumberInText } from './text/numbers.ts';
 import { dateMatches, datesIn, type DatePrecision, type TextDate } from './text/dates.ts';

@@ -2,7 +2,8 @@
 export * from './match.ts';
 export * from './codings.ts';
 export * from './drugs.ts';
-export * from './units.ts';
+export * from '../../resources/units/ucum.ts';
+export { canonicalUnit, convertValue, unitKey } from '../../resources/units/analytes.ts';
 export * from './answers.ts';
 export * from './resources.ts';
 export * from './changes.ts';

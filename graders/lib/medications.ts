@@ -11,7 +11,7 @@ import { expectedRoutes, routeOf, type RouteReading } from './dose/route.ts';
 import { medicationNames, type MedicationSource } from './dose/strength.ts';
 import { bestOf, matchOf, type Match } from './match.ts';
 import { checkOneOf, checkPatient, label } from './resources.ts';
-import { convert, withinTolerance } from './units.ts';
+import { convert, withinTolerance } from '../../resources/units/ucum.ts';
 
 export { timesPerDay, frequencyFromText, frequencyOfTiming, isAsNeeded } from './dose/frequency.ts';
 export { readDose, doseIn, strengthIn, type DoseOptions, type DoseReading } from './dose/amount.ts';

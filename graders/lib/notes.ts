@@ -5,7 +5,7 @@ import { describeConcept, inCodeSet, LOINC, type CodeSet } from './codings.ts';
 import { bestOf, matchOf, type Match } from './match.ts';
 import { matchTerms, numbersIn } from './answers.ts';
 import { checkOneOf, checkPatient, label } from './resources.ts';
-import { withinTolerance } from './units.ts';
+import { withinTolerance } from '../../resources/units/ucum.ts';
 
 export interface NoteExpectation {
   patient?: string;

@@ -4,7 +4,7 @@
 // A dose that cannot be known (5 mL of a solution whose concentration the order does not state) stays in its stated
 // unit, so comparing it with an amount fails instead of guessing.
 import type { Dosage, Quantity } from '@medplum/fhirtypes';
-import { convert, doseUnitKind, ucumCode } from '../units.ts';
+import { convert, doseUnitKind, ucumCode } from '../../../resources/units/ucum.ts';
 import { doseInText } from './sig.ts';
 import { strengthFor, type IngredientStrength, type MedicationSource } from './strength.ts';
 

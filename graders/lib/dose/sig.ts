@@ -2,7 +2,7 @@
 // "take 2 tablets of metformin 500 mg twice daily". Amounts and counts of dose units are read separately, then
 // combined the way the sentence means them: an amount in parentheses after the count is the total; an amount the
 // count is "of" (or that precedes the count) is the strength of one unit. Anything else ambiguous is not guessed.
-import { doseUnitKind, ucumCode } from '../units.ts';
+import { doseUnitKind, ucumCode } from '../../../resources/units/ucum.ts';
 
 export interface SigDose {
   value: number;

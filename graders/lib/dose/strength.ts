@@ -6,7 +6,7 @@
 import type { CodeableConcept, Medication, Ratio } from '@medplum/fhirtypes';
 import { RXNORM_CONCEPTS, RXNORM_DRUG_NAMES, rxcuiOfIngredient } from '../../../seed/codes/rxnorm.ts';
 import { RXNORM } from '../codings.ts';
-import { doseUnitKind, ucumCode } from '../units.ts';
+import { doseUnitKind, ucumCode } from '../../../resources/units/ucum.ts';
 
 export interface IngredientStrength {
   /** The ingredient's canonical name ("losartan" for "losartan potassium", "empagliflozin" for "Jardiance"), or the

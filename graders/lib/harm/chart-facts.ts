@@ -4,7 +4,7 @@
 import type { Condition } from '@medplum/fhirtypes';
 import { lookupDisplay } from '../../../seed/codes/index.ts';
 import { codingsOf, ICD10CM } from '../codings.ts';
-import { convert } from '../units.ts';
+import { convert } from '../../../resources/units/ucum.ts';
 import type { StartingChart } from './chart.ts';
 
 /** The words of a condition, lower-case: text, displays, and the known display of any bare code. */
