@@ -1,11 +1,11 @@
 // Units for comparing a quoted value with the chart. Only what is specific to an analyte lives here (data table:
 // glucose, creatinine, lipids mg/dL <-> mmol/L, A1c % <-> mmol/mol - conversions that need a molar mass or a
 // non-linear scale, and the unit a bare number is read in); spellings and every dimensional conversion (g/dL <-> g/L,
-// mg <-> mcg, degF <-> Cel, lb <-> kg, mEq/L <-> mmol/L) are UCUM's, through graders/lib/units.ts.
+// mg <-> mcg, degF <-> Cel, lb <-> kg, mEq/L <-> mmol/L) are UCUM's, through ./ucum.ts.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { convert, ucumCode } from '../lib/units.ts';
+import { convert, ucumCode } from './ucum.ts';
 
 interface Factor {
   factor: number;
@@ -21,7 +21,7 @@ export function unitKey(unit: string | undefined): string {
   return ucumCode(unit).toLowerCase();
 }
 
-const table = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'data', 'conversions.json'), 'utf8')) as AnalyteTable;
+const table = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'analytes.json'), 'utf8')) as AnalyteTable;
 // The table's units re-keyed by unitKey, so a chart's "umol/L" or "µmol/L" finds the "umol/l" row.
 const analytes = new Map(Object.entries(table.analytes).map(([code, entry]) => [
   code,

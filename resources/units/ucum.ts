@@ -2,7 +2,7 @@
 // already uses) after the spellings people and EHRs actually write ("milligrams", "MG", "mcg", "µg", "mEq", "units",
 // "tablet") are folded to UCUM codes, so "0.5 g" equals "500 mg", "191 mg/dL" equals "1.91 g/L" and "98.6 °F" equals
 // "37 Cel". What UCUM cannot do without a molar mass (glucose mg/dL <-> mmol/L) is not guessed here: the analyte
-// table in graders/documentation/units.ts does it.
+// table in ./analytes.ts does it.
 import { createRequire } from 'node:module';
 
 /** The part of the ucum-lhc API we use (the package ships no types). */

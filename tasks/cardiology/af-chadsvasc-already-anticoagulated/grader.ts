@@ -7,7 +7,7 @@ import type { Condition, DocumentReference, MedicationRequest, Observation, Pati
 import type { Check, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
-import { convertValue } from '../../../graders/documentation/units.ts';
+import { convertValue } from '../../../graders/lib/index.ts';
 import { asAtStart, convert, searchOf,
   allOf, answerField, answerText, bestOf, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, fetchedAny, findMedicationOrder, isNoLongerActive, label,
   latestObservation, matchNote, matchNumber, matchOf, matchRecommendation, matchYesNo, patientOf, rxnormIngredients, verdict, type Match,

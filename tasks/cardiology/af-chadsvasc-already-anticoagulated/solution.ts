@@ -5,7 +5,7 @@
 import type { Condition, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote } from '../../../graders/lib/index.ts';
-import { convertValue } from '../../../graders/documentation/units.ts';
+import { convertValue } from '../../../graders/lib/index.ts';
 import {
   AGE_POINTS, APIXABAN_LABEL, BODY_WEIGHT, CREATININE, FEMALE_POINTS, ICD10CM, INDICATED_AT, ORAL_ANTICOAGULANTS, RXNORM,
   SCORED_CONDITIONS, SNOMED,

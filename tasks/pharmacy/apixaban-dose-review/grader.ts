@@ -6,7 +6,7 @@ import type { DocumentReference, MedicationRequest, Observation, Patient, Resour
 import type { Check, SelectContext } from '../../../contracts/task.ts';
 import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
-import { convertValue } from '../../../graders/documentation/units.ts';
+import { convertValue } from '../../../graders/lib/index.ts';
 import { asAtStart,
   allOf, answerField, convert, createdResources, describeConcept, drugIngredients, fail, fetchedAll, findMedicationOrder, findNote, isNoLongerActive, latestObservation, matchNumber, matchOf,
   matchYesNo, orderDose, patientOf, rxnormIngredients, verdict,

@@ -5,7 +5,7 @@
 import type { MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, convert } from '../../../graders/lib/index.ts';
-import { convertValue } from '../../../graders/documentation/units.ts';
+import { convertValue } from '../../../graders/lib/index.ts';
 import { APIXABAN, BODY_WEIGHT, CREATININE, LABEL, RXNORM, SNOMED } from './facts.ts';
 
 const codes = (sets: { system: string; codes: string[] }[]) => sets.flatMap((s) => s.codes.map((c) => `${s.system}|${c}`)).join(',');

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { canonicalUnit, convertValue, unitKey } from '../../../graders/documentation/units.ts';
+import { canonicalUnit, convertValue, unitKey } from '../../../resources/units/analytes.ts';
 
 t.test('analyte-specific conversions come from the table', async (t) => {
   t.ok(Math.abs(convertValue(5.5, 'mmol/L', 'mg/dL', ['2345-7'])! - 99.09) < 0.01, 'glucose 5.5 mmol/L is 99 mg/dL');

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { convert, doseUnitKind, normalizeUnit, ucumCode, withinTolerance } from '../../../graders/lib/units.ts';
+import { convert, doseUnitKind, normalizeUnit, ucumCode, withinTolerance } from '../../../resources/units/ucum.ts';
 
 t.test('mass conversions', async (t) => {
   t.equal(convert(0.5, 'g', 'mg'), 500);
