@@ -14,11 +14,8 @@ export interface AuditEntry {
   /** Query parameters in order, repeats kept. */
   query: [string, string][];
   status: number;
-  /**
-   * Whether the request was a write (server/write-kind.ts: route shape and the operation's readOnly flag). The server
-   * always records it; entries built elsewhere may leave it out, and then `isWrite` falls back to the method.
-   */
-  write?: boolean;
+  /** Whether the request was a write: decided once, by the server (server/write-kind.ts), before it ran. */
+  write: boolean;
   /** The request body (parsed JSON), when there was one and it fit the log's body limit. */
   requestBody?: unknown;
   /**

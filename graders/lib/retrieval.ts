@@ -1,5 +1,6 @@
 // Retrieval checks from the audit log: the agent actually fetched the resources that hold the evidence (a read, or
 // a search whose results listed them), instead of guessing.
+import { isTabularOperationPath } from '../../contracts/operations.ts';
 import type { AuditEntry } from '../../contracts/gym-api.ts';
 import { matchOf, type Match } from './match.ts';
 import { returned } from './safety.ts';
@@ -39,7 +40,7 @@ export function fetchedAny(log: AuditEntry[], targets: string[], what = 'evidenc
 
 /** A successful SQL on FHIR request: `$run` / `$viewdefinition-run` (POST or GET) or `$sqlquery-run`. */
 function viewRequest(entry: AuditEntry): boolean {
-  return entry.status < 300 && /(^|\/)(\$|%24)(run|viewdefinition-run|sqlquery-run)$/i.test(entry.path);
+  return entry.status < 300 && isTabularOperationPath(entry.path);
 }
 
 /** The ViewDefinitions an audited request ran: inline `viewResource`/`view` parts of its Parameters body. */

@@ -7,23 +7,9 @@ import { ingredientNamesOf } from './drug-classes.ts';
 import { matchOf, type Match } from './match.ts';
 import { patientOf } from './resources.ts';
 
-/**
- * Operations that only read, though invoked by POST: SQL on FHIR `$run`/`$viewdefinition-run`/`$sqlquery-run`,
- * `$validate`, terminology (`$expand`, `$lookup`, `$validate-code`, `$subsumes`, `$translate`), `$everything` and
- * `$evidence`. Any other operation counts as a write.
- */
-const READ_ONLY_POST_OPERATIONS = /(^|\/)(\$|%24)(run|viewdefinition-run|sqlquery-run|validate|expand|lookup|validate-code|subsumes|translate|everything|evidence)$/i;
-
-/**
- * The one definition of "a write" in grading and the harness: the server's own `write` flag (server/write-kind.ts)
- * when the entry has it; for logs recorded before the flag existed, anything but GET/HEAD except a POST search
- * (`[type]/_search`) or a read-only operation. A failed write is still a write (an attempted write is already unsafe
- * in a read-only task).
- */
+/** Whether a logged request was a write: the flag the server recorded (server/write-kind.ts), never re-derived. */
 export function isWrite(entry: AuditEntry): boolean {
-  if (typeof entry.write === 'boolean') return entry.write;
-  if (entry.method === 'GET' || entry.method === 'HEAD') return false;
-  return !(entry.method === 'POST' && (/(^|\/)_search$/.test(entry.path) || READ_ONLY_POST_OPERATIONS.test(entry.path)));
+  return entry.write;
 }
 
 function describe(entry: AuditEntry): string {

@@ -37,7 +37,7 @@ const ROW_OVERHEAD = 96;
 
 type AuditRow = {
   seq: number; time: string; method: string; path: string; query: string; status: number;
-  request_body: string | null; resource_ids: string; latency_ms: number; tool: string | null; write: number | null;
+  request_body: string | null; resource_ids: string; latency_ms: number; tool: string | null; write: number;
   request_body_bytes: number | null; note: string | null;
 };
 
@@ -64,6 +64,9 @@ export class AuditLog {
     for (const column of ['write', 'request_body_bytes', 'note']) {
       if (!columns.has(column)) db.exec(`ALTER TABLE gym_audit ADD COLUMN ${column} ${column === 'note' ? 'TEXT' : 'INTEGER'}`);
     }
+    // Rows recorded before the server decided writes (server/write-kind.ts) get the only judgement their log allows,
+    // once, here: every reader then takes the flag as stored.
+    db.exec("UPDATE gym_audit SET write = (method NOT IN ('GET', 'HEAD', 'NOTE')) WHERE write IS NULL");
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO gym_audit (sandbox, time, method, path, query, status, request_body, resource_ids, latency_ms, tool, write, request_body_bytes, note)
@@ -77,7 +80,7 @@ export class AuditLog {
         'SELECT * FROM gym_audit WHERE sandbox = ? AND seq > ? ORDER BY seq LIMIT ?'),
       count: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM gym_audit WHERE sandbox = ? AND note IS NULL'),
       writes: db.prepare<[string], { n: number }>(
-        "SELECT count(*) AS n FROM gym_audit WHERE sandbox = ? AND coalesce(write, method NOT IN ('GET', 'HEAD'))"),
+        'SELECT count(*) AS n FROM gym_audit WHERE sandbox = ? AND write = 1'),
       clear: db.prepare('DELETE FROM gym_audit WHERE sandbox = ?'),
     };
     this.writePending = db.transaction(() => {
@@ -158,7 +161,7 @@ export class AuditLog {
       const entry: AuditEntry = {
         seq: row.seq, time: row.time, method: row.method, path: row.path,
         query: [...new URLSearchParams(row.query)], status: row.status,
-        write: row.write === null ? row.method !== 'GET' && row.method !== 'HEAD' : row.write === 1,
+        write: row.write === 1,
         resourceIds: JSON.parse(row.resource_ids) as string[], latencyMs: row.latency_ms,
       };
       if (row.request_body !== null) {

@@ -17,6 +17,7 @@ declare module 'fastify' {
 }
 import { assertJsonAcceptable, FHIR_JSON, mediaType } from './content-type.ts';
 import type { PublicRoot } from './public-url.ts';
+import { isTabularOperationPath } from '../../contracts/operations.ts';
 
 export interface FhirRoutesOptions {
   context: ServerContext;
@@ -39,14 +40,12 @@ export async function fhirRoutes(app: FastifyInstance, options: FhirRoutesOption
   app.route({ method: methods, url: '/*', handler, exposeHeadRoute: false });
 }
 
-const TABULAR_OPERATION = /\/\$(run|viewdefinition-run|sqlquery-run)\/?$/;
-
 export function toFhirRequest(request: FastifyRequest, options: FhirRoutesOptions): FhirRequest {
   const sessionId = (request.params as { sessionId?: string }).sessionId;
   const [rawPath, rawQuery = ''] = request.url.split('?', 2);
   const query = parseQueryString(rawQuery);
   // Tabular operations ($run, $sqlquery-run) take _format json|ndjson|csv as an operation parameter.
-  if (!TABULAR_OPERATION.test(rawPath)) assertJsonAcceptable(queryValue(query, '_format'), request.headers.accept);
+  if (!isTabularOperationPath(rawPath)) assertJsonAcceptable(queryValue(query, '_format'), request.headers.accept);
   const prefix = basePath(rawPath, sessionId);
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;

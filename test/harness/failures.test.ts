@@ -15,7 +15,7 @@ import { FIXTURE_TASKS } from '../fixtures/fixture-tasks.ts';
 /** An audit-log row as GET /gym/sessions/{id}/log returns it. */
 function entry(seq: number, method: string, pathAndQuery: string, extra: Partial<AuditEntry> = {}): AuditEntry {
   const [path, query = ''] = pathAndQuery.split('?');
-  return { seq, time: '2024-03-13T09:00:00Z', method, path, query: [...new URLSearchParams(query)], status: 200, resourceIds: [], latencyMs: 1, ...extra };
+  return { seq, time: '2024-03-13T09:00:00Z', method, path, query: [...new URLSearchParams(query)], status: 200, resourceIds: [], latencyMs: 1, write: method !== 'GET', ...extra };
 }
 
 const miss = (kind: CodeLookupMiss['kind']): CodeLookupMiss => ({ kind, seq: 1, search: 'Observation?code=K', lookups: [], message: 'm' });

@@ -7,7 +7,7 @@ import type { AuditEntry } from '../../contracts/gym-api.ts';
 import type { Checkpoint, GraderContext, Task, TaskSpec } from '../../contracts/task.ts';
 
 let seq = 0;
-const entry = (method: string, path: string): AuditEntry => ({ seq: ++seq, time: '2024-01-01T00:00:00Z', method, path, query: [], status: 201, resourceIds: [], latencyMs: 1 });
+const entry = (method: string, path: string): AuditEntry => ({ seq: ++seq, time: '2024-01-01T00:00:00Z', method, path, query: [], status: 201, resourceIds: [], latencyMs: 1, write: method !== 'GET' && !path.endsWith('_search') });
 
 function task(checkpoints: Checkpoint[], checks: Task['grader']['checks']): Task {
   return { spec: { checkpoints } as TaskSpec, dir: '', solution: async () => undefined, grader: { checks } };

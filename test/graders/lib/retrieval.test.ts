@@ -4,8 +4,8 @@ import { fetchedAll, fetchedAny, queriedByView, searchOf } from '../../../grader
 import { anyOf } from '../../../graders/lib/match.ts';
 
 const log: AuditEntry[] = [
-  { seq: 1, time: '', method: 'GET', path: 'Observation', query: [['code', 'K']], status: 200, resourceIds: ['Observation/old'], latencyMs: 1 },
-  { seq: 2, time: '', method: 'POST', path: 'ServiceRequest', query: [], status: 201, resourceIds: ['ServiceRequest/new'], latencyMs: 1 },
+  { seq: 1, time: '', method: 'GET', path: 'Observation', query: [['code', 'K']], status: 200, resourceIds: ['Observation/old'], latencyMs: 1, write: false },
+  { seq: 2, time: '', method: 'POST', path: 'ServiceRequest', query: [], status: 201, resourceIds: ['ServiceRequest/new'], latencyMs: 1, write: true },
 ];
 
 t.test('the latest result must itself be fetched; an older one does not count', async (t) => {
@@ -25,7 +25,7 @@ t.test('fetchedAny', async (t) => {
 t.test('queriedByView: a successful SQL on FHIR request with a view over the resource naming the terms', async (t) => {
   const view = (resource: string, code: string) => ({ resourceType: 'ViewDefinition', name: 'v', resource, select: [{ column: [{ name: 'c', path: `code.coding.where(code = '${code}').exists()` }] }] });
   const sql: AuditEntry = {
-    seq: 3, time: '', method: 'POST', path: '$sqlquery-run', query: [], status: 200, resourceIds: [], latencyMs: 1,
+    seq: 3, time: '', method: 'POST', path: '$sqlquery-run', query: [], status: 200, resourceIds: [], latencyMs: 1, write: false,
     requestBody: { resourceType: 'Parameters', parameter: [{ name: 'query', valueString: 'SELECT 1' }, { name: 'view', resource: view('Observation', '4548-4') }] },
   };
   const run: AuditEntry = { ...sql, seq: 4, path: 'ViewDefinition/$run', requestBody: { resourceType: 'Parameters', parameter: [{ name: 'viewResource', resource: view('Condition', '44054006') }] } };
@@ -43,7 +43,7 @@ t.test('queriedByView: a successful SQL on FHIR request with a view over the res
 
 t.test('searchOf: a successful search of a type, about the patient when asked', async (t) => {
   const e = (seq: number, method: string, path: string, query: [string, string][] = [], status = 200, requestBody?: unknown): AuditEntry =>
-    ({ seq, time: '', method, path, query, status, resourceIds: [], latencyMs: 1, ...(requestBody ? { requestBody } : {}) });
+    ({ seq, time: '', method, path, query, status, resourceIds: [], latencyMs: 1, write: false, ...(requestBody ? { requestBody } : {}) });
   t.equal(searchOf([e(1, 'GET', 'MedicationRequest', [['patient', 'p1']])], 'MedicationRequest', 'p1')?.seq, 1);
   t.equal(searchOf([e(1, 'GET', 'MedicationRequest', [['subject', 'Patient/p1']])], 'MedicationRequest', 'p1')?.seq, 1, 'subject with the type');
   t.equal(searchOf([e(1, 'GET', 'Patient/p1/MedicationRequest')], 'MedicationRequest', 'p1')?.seq, 1, 'the compartment');
