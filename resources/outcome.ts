@@ -52,6 +52,8 @@ export const preconditionFailed = fail(412, 'conflict');
 export const tooLarge = fail(413, 'too-costly');
 export const unsupportedMediaType = fail(415, 'not-supported');
 export const unprocessable = fail(422, 'processing');
+/** Work the server refuses to finish (a time budget or size bound): 422 with FHIR's `too-costly` code. */
+export const tooCostly = fail(422, 'too-costly');
 export const tooManyRequests = fail(429, 'throttled');
 export const multipleMatches = fail(412, 'multiple-matches');
 export const notSupported = fail(501, 'not-supported');

@@ -1,20 +1,26 @@
 // Server-wide services every interaction may use, built once in app.ts and passed in explicitly.
 import type { Store } from '../resources/storage/store.ts';
-import type { SearchService } from '../resources/search/service.ts';
+import { defaultSearchLimits, type SearchLimits, type SearchService } from '../resources/search/service.ts';
 import type { OperationRegistry } from './operations/registry.ts';
 
-export interface ServerSettings {
+/** The search limits (page sizes, _include bounds, $everything) come from SearchLimits; README "Limits" lists all. */
+export interface ServerSettings extends SearchLimits {
   /** Reject writes that reference resources this server does not hold (HAPI's default). */
   enforceReferentialIntegrity: boolean;
-  /** Largest page a search or history returns. */
-  maxPageSize: number;
-  defaultPageSize: number;
+  /** Most entries a batch or transaction Bundle may hold (more: 413). */
+  maxBatchEntries: number;
+  /** Most columns a ViewDefinition run by $run may declare (more: 400). */
+  maxViewColumns: number;
+  /** Time budget of one request in ms (0: none); past it the work stops with a 422 too-costly (resources/deadline.ts). */
+  requestTimeBudgetMs: number;
 }
 
 export const defaultSettings: ServerSettings = {
   enforceReferentialIntegrity: true,
-  maxPageSize: 10000,
-  defaultPageSize: 50,
+  ...defaultSearchLimits,
+  maxBatchEntries: 1000,
+  maxViewColumns: 1000,
+  requestTimeBudgetMs: 5000,
 };
 
 export interface ServerContext {

@@ -3,6 +3,7 @@
 import type { Resource } from '@medplum/fhirtypes';
 import type { Repository } from '../resources/storage/repository.ts';
 import type { ServerContext } from './context.ts';
+import type { Deadline } from '../resources/deadline.ts';
 
 /** Query parameters in order, repeats kept (a repeated search parameter means AND). */
 export type QueryParams = [name: string, value: string][];
@@ -27,6 +28,8 @@ export interface FhirRequest {
   transaction?: TransactionEntryState;
   /** True while the request is an entry of a batch or transaction Bundle. */
   bundleEntry?: boolean;
+  /** The request's time budget (server/request-deadline.ts starts it; batch entries share their Bundle's). */
+  deadline?: Deadline;
 }
 
 export interface FhirResponse {

@@ -2,10 +2,10 @@
 import type { Bundle, BundleEntry, BundleLink, OperationOutcomeIssue, Resource } from '@medplum/fhirtypes';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Repository } from '../storage/repository.ts';
-import type { SearchContext, SearchQuery } from './service.ts';
-import { FhirError, issue, outcome } from '../outcome.ts';
-import { pageLinks, pageWindow } from '../../server/interactions/bundle.ts';
-import { defaultSettings } from '../../server/context.ts';
+import { defaultSearchLimits, type SearchContext, type SearchLimits, type SearchQuery } from './service.ts';
+import { FhirError, issue, outcome, tooCostly } from '../outcome.ts';
+import { NO_DEADLINE, type Deadline } from '../deadline.ts';
+import { pageLinks, pageWindow } from './paging.ts';
 import { parseSearch, type Condition, type IncludeSpec, type SearchRequest } from './query.ts';
 import { orderBy, visibleQuery, type Frag, type PlanContext } from './plan.ts';
 import type { SearchParameterRegistry } from './registry.ts';
@@ -16,8 +16,8 @@ import { registerCodeSetFunctions } from './code-sets.ts';
 
 interface Row { sb: string; type: string; id: string; rid?: number }
 
-/** Cap on resources added by _include/_revinclude per page (iterations included). */
-const MAX_INCLUDED = 10000;
+/** What _include/_revinclude added, and the issues saying what a bound cut off. */
+interface Included { resources: Resource[]; cut: OperationOutcomeIssue[] }
 
 export class SearchEngine {
   private readonly statements = new WeakMap<Database, Map<string, Statement>>();
@@ -92,7 +92,9 @@ export class SearchEngine {
     if (request.ignored.length > 0 && ctx.strict) {
       throw new FhirError(400, request.ignored.map((i) => ({ ...i, severity: 'error' as const })));
     }
-    const { count, offset } = pageWindow(query, defaultSettings.defaultPageSize, defaultSettings.maxPageSize);
+    const limits = ctx.limits ?? defaultSearchLimits;
+    const deadline = ctx.deadline ?? NO_DEADLINE;
+    const { count, offset } = pageWindow(query, limits.defaultPageSize, limits.maxPageSize);
     const db = ctx.repo.store.db;
     const q = this.matchQuery(ctx.repo, request, ctx.baseUrl);
     const onlyTotal = request.summary === 'count' || count === 0;
@@ -105,14 +107,20 @@ export class SearchEngine {
       rows = this.stmt(db, `SELECT sb, type, id FROM (${q.sql}) ORDER BY ${orderBy(request.sort)} LIMIT ? OFFSET ?`)
         .all(...q.params, count, offset) as Row[];
     }
-    const matches = rows.map((r) => this.load(ctx.repo, r)).filter((r): r is Resource => !!r);
-    const included = request.include.length > 0 ? this.includes(ctx.repo, matches, request.include) : [];
+    const matches = rows.map((r) => {
+      deadline.check('search result assembly');
+      return this.load(ctx.repo, r);
+    }).filter((r): r is Resource => !!r);
+    const { resources: included, cut } = request.include.length > 0
+      ? this.includes(ctx.repo, matches, request.include, limits, deadline)
+      : { resources: [], cut: [] };
 
     const entry: BundleEntry[] = [];
     const shape = (r: Resource) => subset(r, request.summary, request.elements);
     for (const r of matches) entry.push({ fullUrl: `${ctx.baseUrl}/${r.resourceType}/${r.id}`, resource: shape(r), search: { mode: 'match' } });
     for (const r of included) entry.push({ fullUrl: `${ctx.baseUrl}/${r.resourceType}/${r.id}`, resource: shape(r), search: { mode: 'include' } });
-    if (request.ignored.length > 0) entry.push({ resource: outcome(...request.ignored), search: { mode: 'outcome' } });
+    const notes = [...request.ignored, ...cut];
+    if (notes.length > 0) entry.push({ resource: outcome(...notes), search: { mode: 'outcome' } });
 
     const linkQuery = query.filter(([n]) => n !== '_compartment');
     const links = pageLinks(linkUrl(ctx), linkQuery, count, offset, total, rows.length)
@@ -130,35 +138,44 @@ export class SearchEngine {
     return found?.json ? (JSON.parse(found.json) as Resource) : undefined;
   }
 
-  /** _include / _revinclude (FHIR R4 3.1.1.5.4), `:iterate` applied to included resources until nothing new. */
-  private includes(repo: Repository, matches: Resource[], specs: IncludeSpec[]): Resource[] {
+  /**
+   * _include / _revinclude (FHIR R4 3.1.1.5.4), `:iterate` applied to included resources until nothing new, within
+   * the bounds (`maxIncludeDepth` rounds, `maxIncludedResources` resources): what a bound cuts is reported, not hidden.
+   */
+  private includes(repo: Repository, matches: Resource[], specs: IncludeSpec[], limits: SearchLimits, deadline: Deadline): Included {
     const seen = new Set(matches.map((r) => `${r.resourceType}/${r.id}`));
     const out: Resource[] = [];
+    const iterates = specs.some((s) => s.iterate);
     let frontier = matches;
-    let first = true;
-    while (frontier.length > 0 && out.length < MAX_INCLUDED) {
+    for (let depth = 1; frontier.length > 0; depth++) {
+      if (depth > limits.maxIncludeDepth) {
+        return { resources: out, cut: [includeCut(`_include/_revinclude :iterate stopped after ${limits.maxIncludeDepth} rounds (maxIncludeDepth); resources further away are not included`)] };
+      }
       const next: Resource[] = [];
       for (const spec of specs) {
-        if (!first && !spec.iterate) continue;
-        for (const r of spec.reverse ? this.revIncluded(repo, frontier, spec) : this.included(repo, frontier, spec)) {
+        if (depth > 1 && !spec.iterate) continue;
+        for (const r of spec.reverse ? this.revIncluded(repo, frontier, spec, deadline) : this.included(repo, frontier, spec, deadline)) {
           const key = `${r.resourceType}/${r.id}`;
           if (seen.has(key)) continue;
+          if (out.length >= limits.maxIncludedResources) {
+            return { resources: out, cut: [includeCut(`_include/_revinclude stopped at ${limits.maxIncludedResources} included resources (maxIncludedResources); more would have been included`)] };
+          }
           seen.add(key);
           out.push(r);
           next.push(r);
         }
       }
-      if (!specs.some((s) => s.iterate)) break;
-      first = false;
+      if (!iterates) break;
       frontier = next;
     }
-    return out;
+    return { resources: out, cut: [] };
   }
 
-  private included(repo: Repository, sources: Resource[], spec: IncludeSpec): Resource[] {
+  /** Generators, so that the caller's bounds stop the reading too (a `_revinclude=*` target may have thousands). */
+  private *included(repo: Repository, sources: Resource[], spec: IncludeSpec, deadline: Deadline): Generator<Resource> {
     const db = repo.store.db;
-    const out: Resource[] = [];
     for (const source of sources) {
+      deadline.check('_include');
       if (spec.sourceType !== '*' && source.resourceType !== spec.sourceType) continue;
       const holder = repo.current(source.resourceType, source.id!);
       if (!holder) continue;
@@ -171,32 +188,31 @@ export class SearchEngine {
         if (spec.targetType && row.target_type !== spec.targetType) continue;
         if (aliasType && row.target_type !== aliasType) continue;
         const target = repo.readLive(row.target_type, row.target_id);
-        if (target) out.push(target);
+        if (target) yield target;
       }
     }
-    return out;
   }
 
-  private revIncluded(repo: Repository, targets: Resource[], spec: IncludeSpec): Resource[] {
+  private *revIncluded(repo: Repository, targets: Resource[], spec: IncludeSpec, deadline: Deadline): Generator<Resource> {
     const db = repo.store.db;
     const layers = repo.sandbox.layers;
-    const out: Resource[] = [];
     const keys = this.referenceKeys(db, spec.sourceType, spec.param);
-    if (keys.length === 0) return out;
+    if (keys.length === 0) return;
     const sql = `SELECT r.sandbox AS sb, r.type AS type, r.id AS id FROM search_reference x JOIN resource_current r ON r.rowid = x.rid
       WHERE x.sandbox IN (${layers.map(() => '?').join(', ')}) AND x.param IN (${keys.map(() => '?').join(', ')}) AND x.target_id = ? AND x.target_type = ?`;
     for (const target of targets) {
       if (spec.targetType && target.resourceType !== spec.targetType) continue;
       const aliasType = spec.sourceType === '*' || spec.param === '*' ? undefined : this.registry.get(spec.sourceType, spec.param)?.alias?.targetType;
       if (aliasType && target.resourceType !== aliasType) continue;
-      for (const row of this.stmt(db, sql).all(...layers, ...keys, target.id, target.resourceType) as Row[]) {
+      // iterate(), not all(): rows are read only as far as the caller consumes them.
+      for (const row of this.stmt(db, sql).iterate(...layers, ...keys, target.id, target.resourceType) as IterableIterator<Row>) {
+        deadline.check('_revinclude');
         // Only rows of the visible version count: a base row shadowed in this sandbox is stale.
         const visible = repo.current(row.type, row.id);
         if (!visible || visible.deleted || visible.sandbox !== row.sb || !visible.json) continue;
-        out.push(JSON.parse(visible.json) as Resource);
+        yield JSON.parse(visible.json) as Resource;
       }
     }
-    return out;
   }
 
   /**
@@ -207,7 +223,9 @@ export class SearchEngine {
   everything(ctx: SearchContext, patientId: string | undefined, query: SearchQuery): Bundle {
     const repo = ctx.repo;
     const db = repo.store.db;
-    const { count, offset } = pageWindow(query, defaultSettings.defaultPageSize, defaultSettings.maxPageSize);
+    const limits = ctx.limits ?? defaultSearchLimits;
+    const deadline = ctx.deadline ?? NO_DEADLINE;
+    const { count, offset } = pageWindow(query, limits.defaultPageSize, limits.maxPageSize);
     const since = query.find(([n]) => n === '_since')?.[1];
     const typeFilter = query.filter(([n]) => n === '_type').flatMap(([, v]) => v.split(',')).map((s) => s.trim()).filter(Boolean);
     const extra: Condition[] = [];
@@ -226,10 +244,15 @@ export class SearchEngine {
       return this.stmt(db, `SELECT sb, type, id, rid FROM (${q.sql}) ORDER BY id`).all(...q.params) as Row[];
     };
     const patients = run('Patient', patientId ? [{ kind: 'id', values: [patientId], not: false }] : []);
+    // Every patient's record at once is the whole population: bounded, the client is asked to name a patient.
+    if (!patientId && patients.length > limits.maxEverythingPatients) {
+      throw tooCostly(`Patient/$everything would gather the records of ${patients.length} patients (at most ${limits.maxEverythingPatients}, maxEverythingPatients); use Patient/[id]/$everything for one patient`);
+    }
     add(patients);
     const members: Row[] = [];
     for (const type of patientCompartmentTypes()) {
       if (type === 'Patient') continue;
+      deadline.check('$everything');
       const params = compartmentParams('Patient', type);
       const cond: Condition = patientId
         ? { kind: 'compartment', params, targetType: 'Patient', targetId: patientId }
@@ -241,6 +264,7 @@ export class SearchEngine {
     // One level of references out of the compartment (not to other patients).
     const referenced: Row[] = [];
     for (const r of [...patients, ...members]) {
+      deadline.check('$everything');
       const refs = this.stmt(db, 'SELECT DISTINCT target_type, target_id FROM search_reference WHERE rid = ? AND target_id IS NOT NULL')
         .all(r.rid) as { target_type: string; target_id: string }[];
       for (const ref of refs) {
@@ -263,7 +287,10 @@ export class SearchEngine {
       total: selected.length,
       link: pageLinks(linkUrl(ctx), query, count, offset, selected.length, page.length) as BundleLink[],
     };
-    const entry = page.map((k) => this.load(repo, k)).filter((r): r is Resource => !!r)
+    const entry = page.map((k) => {
+      deadline.check('$everything');
+      return this.load(repo, k);
+    }).filter((r): r is Resource => !!r)
       .map((r) => ({ fullUrl: `${ctx.baseUrl}/${r.resourceType}/${r.id}`, resource: r, search: { mode: 'match' as const } }));
     if (entry.length > 0) bundle.entry = entry;
     return bundle;
@@ -278,6 +305,10 @@ export class SearchEngine {
     const values = plan.layers.flatMap((layer, i) => [layer, type, ...plan.layers.slice(0, i), layer, ...keys]);
     return this.stmt(db, `SELECT * FROM (${branches.join(' UNION ALL ')}) ORDER BY id`).all(...values) as Row[];
   }
+}
+
+function includeCut(diagnostics: string): OperationOutcomeIssue {
+  return issue('warning', 'too-costly', diagnostics, ['_include', '_revinclude']);
 }
 
 /** Links are GETs on the search's own path: a POST `_search` pages through the equivalent GET. */

@@ -5,6 +5,8 @@ import type { ValueSet, ValueSetComposeInclude, ValueSetComposeIncludeFilter } f
 import type { CodeSystemEntry, Concept } from './model.ts';
 import type { TerminologyIndex } from './terminology-index.ts';
 import { propertyText } from './code-systems.ts';
+import { compileClientRegex } from '../safe-regex.ts';
+import { NO_DEADLINE, type Deadline } from '../deadline.ts';
 
 export interface ExpansionItem {
   system: string;
@@ -60,14 +62,15 @@ export class Expander {
   constructor(private readonly index: TerminologyIndex) {}
 
   /** The full (unfiltered, unpaged) expansion of a value set, in compose order; cached by content. */
-  expand(valueSet: ValueSet, seen: string[] = []): ExpansionItem[] {
+  /** `deadline`: the request's time budget, checked while filters run over a code system's concepts. */
+  expand(valueSet: ValueSet, seen: string[] = [], deadline: Deadline = NO_DEADLINE): ExpansionItem[] {
     const key = valueSet.compose ? JSON.stringify(valueSet.compose) : `url:${valueSet.url ?? ''}|${valueSet.version ?? ''}`;
     const cached = this.cache.get(key);
     if (cached) return cached;
     if (valueSet.url && seen.includes(valueSet.url)) throw new ExpansionError(`ValueSet ${valueSet.url} imports itself`, 'not-supported');
     const path = valueSet.url ? [...seen, valueSet.url] : seen;
     let items: ExpansionItem[];
-    if (valueSet.compose) items = this.compose(valueSet, path);
+    if (valueSet.compose) items = this.compose(valueSet, path, deadline);
     else if (valueSet.expansion?.contains) items = flattenContains(valueSet.expansion.contains);
     else throw new ExpansionError(`ValueSet ${valueSet.url ?? valueSet.id ?? ''} has neither compose nor expansion`, 'not-supported');
     if (this.cache.size > 500) this.cache.delete(this.cache.keys().next().value!);
@@ -75,35 +78,35 @@ export class Expander {
     return items;
   }
 
-  expandUrl(url: string, seen: string[] = []): ExpansionItem[] {
+  expandUrl(url: string, seen: string[] = [], deadline: Deadline = NO_DEADLINE): ExpansionItem[] {
     const vs = resolveValueSet(this.index, url);
     if (!vs) throw new ExpansionError(`ValueSet ${url} is not known to this server`);
-    return this.expand(vs, seen);
+    return this.expand(vs, seen, deadline);
   }
 
-  private compose(valueSet: ValueSet, seen: string[]): ExpansionItem[] {
+  private compose(valueSet: ValueSet, seen: string[], deadline: Deadline): ExpansionItem[] {
     const out = new Map<string, ExpansionItem>();
     for (const include of valueSet.compose?.include ?? []) {
-      for (const item of this.includeItems(include, seen)) {
+      for (const item of this.includeItems(include, seen, deadline)) {
         const key = `${item.system}|${item.code}`;
         if (!out.has(key)) out.set(key, item);
       }
     }
     for (const exclude of valueSet.compose?.exclude ?? []) {
-      for (const item of this.includeItems(exclude, seen)) out.delete(`${item.system}|${item.code}`);
+      for (const item of this.includeItems(exclude, seen, deadline)) out.delete(`${item.system}|${item.code}`);
     }
     const inactiveOk = valueSet.compose?.inactive !== false;
     return [...out.values()].filter((item) => inactiveOk || !isInactive(item.concept));
   }
 
   /** The concepts one include (or exclude) clause selects: the system part intersected with every imported set. */
-  private includeItems(include: ValueSetComposeInclude, seen: string[]): ExpansionItem[] {
-    const imports = (include.valueSet ?? []).map((url) => new Set(this.expandUrl(url, seen).map((i) => `${i.system}|${i.code}`)));
+  private includeItems(include: ValueSetComposeInclude, seen: string[], deadline: Deadline): ExpansionItem[] {
+    const imports = (include.valueSet ?? []).map((url) => new Set(this.expandUrl(url, seen, deadline).map((i) => `${i.system}|${i.code}`)));
     let items: ExpansionItem[];
     if (include.system) {
-      items = this.systemItems(include);
+      items = this.systemItems(include, deadline);
     } else if (include.valueSet?.length) {
-      items = this.expandUrl(include.valueSet[0], seen);
+      items = this.expandUrl(include.valueSet[0], seen, deadline);
     } else {
       throw new ExpansionError('A compose include has neither system nor valueSet', 'not-supported');
     }
@@ -111,7 +114,7 @@ export class Expander {
     return items.filter((item) => imports.every((set) => set.has(`${item.system}|${item.code}`)));
   }
 
-  private systemItems(include: ValueSetComposeInclude): ExpansionItem[] {
+  private systemItems(include: ValueSetComposeInclude, deadline: Deadline): ExpansionItem[] {
     const system = include.system!;
     const cs = this.index.codeSystem(system);
     if (include.concept?.length) {
@@ -126,12 +129,12 @@ export class Expander {
       throw new ExpansionError(`CodeSystem ${system} has no concepts on this server`, 'not-supported');
     }
     let concepts: Iterable<Concept> = cs.concepts.values();
-    for (const filter of include.filter ?? []) concepts = this.applyFilter(cs, [...concepts], filter);
+    for (const filter of include.filter ?? []) concepts = this.applyFilter(cs, [...concepts], filter, deadline);
     const version = include.version ?? cs.version;
     return [...concepts].map((concept) => ({ system, code: concept.code, display: concept.display, version, concept }));
   }
 
-  private applyFilter(cs: CodeSystemEntry, concepts: Concept[], filter: ValueSetComposeIncludeFilter): Concept[] {
+  private applyFilter(cs: CodeSystemEntry, concepts: Concept[], filter: ValueSetComposeIncludeFilter, deadline: Deadline): Concept[] {
     const { property, op, value } = filter;
     if (!property || !op || value === undefined) throw new ExpansionError('A compose filter needs property, op and value', 'not-supported');
     const hierarchical = property === 'concept' || property === 'code' || property === 'parent' && op !== '=';
@@ -164,13 +167,12 @@ export class Expander {
         return concepts.filter((c) => !valuesOf(c).some((v) => set.has(v)));
       }
       case 'regex': {
-        let re: RegExp;
-        try {
-          re = new RegExp(`^(?:${value})$`);
-        } catch {
-          throw new ExpansionError(`Filter regex '${value}' is not valid`, 'not-supported');
-        }
-        return concepts.filter((c) => valuesOf(c).some((v) => re.test(v)));
+        // A client's pattern: linear-time RE2 matching with length limits (resources/safe-regex.ts), whole value.
+        const re = compileClientRegex(value, `ValueSet.compose.include.filter (${property} regex)`);
+        return concepts.filter((c) => {
+          deadline.check('$expand regex filter');
+          return valuesOf(c).some((v) => re.matchesAll(v));
+        });
       }
       case 'exists': {
         const want = value === 'true';

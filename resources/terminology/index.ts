@@ -6,6 +6,7 @@ import { buildTerminologyIndex, defaultSources } from './load.ts';
 import { terminologyResourcesOf } from './resources.ts';
 import { TerminologyService } from './service.ts';
 import { ExpansionError } from './expand.ts';
+import { warmUp } from '../deadline.ts';
 
 export { TerminologyService } from './service.ts';
 export { buildTerminologyIndex, defaultSources, readSupplement } from './load.ts';
@@ -18,7 +19,7 @@ let buildMillis = 0;
 export function terminology(): TerminologyService {
   if (!defaultService) {
     const started = performance.now();
-    defaultService = new TerminologyService(buildTerminologyIndex(defaultSources()));
+    defaultService = warmUp(() => new TerminologyService(buildTerminologyIndex(defaultSources())));
     buildMillis = performance.now() - started;
   }
   return defaultService;

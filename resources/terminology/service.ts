@@ -7,6 +7,7 @@ import type { CodeSystemEntry, Concept, Designation, PropertyValue } from './mod
 import type { TerminologyIndex } from './terminology-index.ts';
 import { Expander, ExpansionError, type ExpansionItem, resolveValueSet } from './expand.ts';
 import { conceptMatches, matchScore, textQuery } from './text-match.ts';
+import type { Deadline } from '../deadline.ts';
 
 export interface LookupResult {
   name: string;
@@ -23,6 +24,8 @@ export interface ExpandOptions {
   offset?: number;
   includeDesignations?: boolean;
   activeOnly?: boolean;
+  /** The request's time budget, checked while the expansion is computed and filtered. */
+  deadline?: Deadline;
 }
 
 export interface ValidateResult {
@@ -108,9 +111,9 @@ export class TerminologyService {
   }
 
   /** Every code of a value set, unfiltered; expansion failures become 4xx OperationOutcomes. */
-  expansionItems(valueSet: ValueSet): ExpansionItem[] {
+  expansionItems(valueSet: ValueSet, deadline?: Deadline): ExpansionItem[] {
     try {
-      return this.expander.expand(valueSet);
+      return this.expander.expand(valueSet, [], deadline);
     } catch (err) {
       if (!(err instanceof ExpansionError)) throw err;
       const code = err.kind === 'too-costly' ? 'too-costly' : err.kind === 'not-found' ? 'not-found' : 'not-supported';
@@ -120,12 +123,13 @@ export class TerminologyService {
 
   /** ValueSet/$expand (FHIR R4 4.9.18.1): filter is a word-prefix search over displays and synonyms, best first. */
   expand(valueSet: ValueSet, options: ExpandOptions = {}): ValueSet {
-    let items = this.expansionItems(valueSet);
+    let items = this.expansionItems(valueSet, options.deadline);
     if (options.activeOnly) items = items.filter((i) => !i.concept?.properties.some((p) => p.code === 'status' && p.value.value === 'retired'));
     if (options.filter && options.filter.trim().length > 0) {
       const query = textQuery(options.filter);
       const scored: { item: ExpansionItem; score: number }[] = [];
       for (const item of items) {
+        options.deadline?.check('$expand text filter');
         const concept = item.concept ?? displayOnlyConcept(item);
         if (conceptMatches(concept, query)) scored.push({ item, score: matchScore(concept, query, concept.rank) });
       }

@@ -3,6 +3,7 @@
 // with the FHIRPath 3.0 rules for values without a time zone (low uses +14:00, high uses -12:00), which fhirpath.js
 // leaves out.
 import fhirpath from 'fhirpath';
+import { compileClientRegex, type SafeRegex } from '../safe-regex.ts';
 
 type Node = { data?: unknown; fhirNodeDataType?: string; path?: string } | unknown;
 
@@ -96,6 +97,44 @@ function decimalBoundary(value: unknown, high: boolean, type: string | undefined
   return Number((high ? n + half : n - half).toFixed(decimals + 1));
 }
 
+// matches(), matchesFull() and replaceMatches() take the view author's pattern: RE2 (resources/safe-regex.ts, linear
+// time) in place of fhirpath.js's backtracking RegExp, on which `(.|.)*#` over every resource held the server.
+const compiledPatterns = new Map<string, SafeRegex>();
+
+function viewRegex(pattern: string, flags: string | undefined, fn: string): SafeRegex {
+  if (flags !== undefined && !/^[im]*$/.test(flags)) throw new Error(`${fn}() flags must only contain i and/or m`);
+  const key = `${flags ?? ''}/${pattern}`;
+  let re = compiledPatterns.get(key);
+  if (!re) {
+    re = compileClientRegex(pattern, `FHIRPath ${fn}()`, flags);
+    if (compiledPatterns.size >= 200) compiledPatterns.delete(compiledPatterns.keys().next().value!);
+    compiledPatterns.set(key, re);
+  }
+  return re;
+}
+
+/** FHIRPath's singleton string input: empty stays empty, several is an error. */
+function singleString(inputs: unknown[], fn: string): string | undefined {
+  if (inputs.length === 0) return undefined;
+  if (inputs.length > 1) throw new Error(`${fn}() expects a single string, got ${inputs.length} items`);
+  return String(inputs[0]);
+}
+
+function regexMatch(fn: 'matches' | 'matchesFull') {
+  return (inputs: unknown[], pattern?: string, flags?: string): unknown[] => {
+    const subject = singleString(inputs, fn);
+    if (subject === undefined || pattern === undefined) return [];
+    const re = viewRegex(pattern, flags, fn);
+    return [fn === 'matches' ? re.matchesPart(subject) : re.matchesAll(subject)];
+  };
+}
+
+function replaceMatches(inputs: unknown[], pattern?: string, substitution?: string): unknown[] {
+  const subject = singleString(inputs, 'replaceMatches');
+  if (subject === undefined || pattern === undefined || substitution === undefined) return [];
+  return [viewRegex(pattern, undefined, 'replaceMatches').replaceAll(subject, substitution)];
+}
+
 export const viewFunctions = {
   getResourceKey: { fn: getResourceKey, arity: { 0: [] } },
   getReferenceKey: { fn: getReferenceKey, arity: { 0: [], 1: ['TypeSpecifier'] } },
@@ -104,4 +143,7 @@ export const viewFunctions = {
   highBoundary: { fn: (inputs: Node[]) => inputs.map((n) => boundary(n, true)).filter((v) => v !== undefined), arity: { 0: [] }, internalStructures: true },
   // FHIRPath join() of an empty collection is the empty string, not empty (SQL on FHIR "string join" cases).
   join: { fn: (inputs: unknown[], separator = '') => [inputs.map(String).join(separator)], arity: { 0: [], 1: ['String'] } },
+  matches: { fn: regexMatch('matches'), arity: { 1: ['String'], 2: ['String', 'String'] } },
+  matchesFull: { fn: regexMatch('matchesFull'), arity: { 1: ['String'], 2: ['String', 'String'] } },
+  replaceMatches: { fn: replaceMatches, arity: { 2: ['String', 'String'] } },
 };

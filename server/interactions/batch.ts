@@ -2,7 +2,8 @@
 // through the same router as HTTP requests, so each entry behaves exactly like the interaction it names.
 import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
 import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
-import { badRequest } from '../../resources/outcome.ts';
+import { badRequest, tooLarge } from '../../resources/outcome.ts';
+import { deadlineOf } from '../request-deadline.ts';
 import { notSupportedInBundle } from './operation.ts';
 import { route } from '../router.ts';
 import { assertValid, checkReferences } from './write-checks.ts';
@@ -16,6 +17,9 @@ import {
 
 export function batchOrTransaction(req: FhirRequest): FhirResponse {
   const bundle = bundleFromBody(req);
+  // Started once the envelope is validated: the first validation in a process compiles the whole R4 schema
+  // (seconds, once), which is not this request's work. Every entry shares this budget.
+  deadlineOf(req);
   const entries = bundle.entry ?? [];
   const body = bundle.type === 'batch' ? batch(req, entries) : transaction(req, entries);
   return { status: 200, body };
@@ -33,6 +37,11 @@ function bundleFromBody(req: FhirRequest): Bundle {
   // Validate the envelope only: each entry's resource is validated by the interaction it is sent to, so that one
   // invalid resource fails its own entry (in a batch) and is named by entry index (in a transaction).
   const entries = bundle.entry as unknown;
+  // Bounded before any per-entry work (validation included): a 50k-entry Bundle held the server for seconds.
+  const maxEntries = req.context.settings.maxBatchEntries;
+  if (Array.isArray(entries) && entries.length > maxEntries) {
+    throw tooLarge(`The Bundle has ${entries.length} entries; a batch or transaction may hold at most ${maxEntries} (maxBatchEntries): split it`, ['Bundle.entry']);
+  }
   const envelope = Array.isArray(entries)
     ? { ...bundle, entry: entries.map((e) => (e && typeof e === 'object' && !Array.isArray(e) ? { ...e, resource: undefined } : e)) }
     : bundle;
@@ -47,10 +56,13 @@ function bundleFromBody(req: FhirRequest): Bundle {
 function batch(req: FhirRequest, entries: BundleEntry[]): Bundle {
   const responses = entries.map((entry, index) => {
     try {
+      // Past the budget every remaining entry fails as too-costly without running; the ones already done stay done
+      // and say so, as each batch entry is its own transaction.
+      req.deadline?.check(`batch entry ${index}`);
       const parsed = parseEntry(req, entry, index);
       return req.repo.transaction(() => {
         rewriteEntryReferences(parsed, batchResolver(conditionalReferenceResolver(req)));
-        return responseEntry(req, parsed, immediateReply(route({ ...childRequest(req, parsed), bundleEntry: true })));
+        return responseEntry(req, parsed, immediateReply(route({ ...childRequest(req, parsed), bundleEntry: true, deadline: req.deadline })));
       });
     } catch (err) {
       return failureEntry(asFhirError(err));
@@ -83,7 +95,10 @@ function transaction(req: FhirRequest, entries: BundleEntry[]): Bundle {
     const assignedIds = new Map<number, string>();
     const run = (entry: ParsedEntry) => {
       const state = { assignedId: assignedIds.get(entry.index), pendingReferenceChecks: [] as Resource[] };
-      const reply = atEntry(entry, () => immediateReply(route({ ...childRequest(req, entry, state), bundleEntry: true })));
+      const reply = atEntry(entry, () => {
+        req.deadline?.check(`transaction entry ${entry.index}`);
+        return immediateReply(route({ ...childRequest(req, entry, state), bundleEntry: true, deadline: req.deadline }));
+      });
       for (const resource of state.pendingReferenceChecks) pending.push({ entry, resource });
       responses[entry.index] = responseEntry(req, entry, reply);
     };

@@ -4,13 +4,15 @@ import type { FhirRequest, FhirResponse, QueryParams } from '../fhir-request.ts'
 import { prefersStrictHandling } from '../fhir-request.ts';
 import { assertKnownType } from './write-checks.ts';
 import { badRequest, notFound } from '../../resources/outcome.ts';
+import { deadlineOf } from '../request-deadline.ts';
 
 export function search(req: FhirRequest, type: string | undefined, path: string, extra: QueryParams = []): FhirResponse {
   if (type) assertKnownType(type);
   // A POST _search may carry parameters in the URL and in the form body; both count.
+  const deadline = deadlineOf(req);
   const query = [...req.query, ...formParams(req), ...extra];
   const bundle = req.context.search.search(
-    { repo: req.repo, baseUrl: req.baseUrl, strict: prefersStrictHandling(req), path },
+    { repo: req.repo, baseUrl: req.baseUrl, strict: prefersStrictHandling(req), path, limits: req.context.settings, deadline },
     type,
     query,
   );

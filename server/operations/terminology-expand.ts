@@ -4,6 +4,7 @@ import type { Operation } from './registry.ts';
 import { OperationInput, targetValueSet } from './terminology-params.ts';
 import { terminology } from '../../resources/terminology/index.ts';
 import { nonNegativeInteger } from '../../resources/terminology/service.ts';
+import { deadlineOf } from '../request-deadline.ts';
 
 export const expandOperation: Operation = {
   name: 'expand',
@@ -12,6 +13,7 @@ export const expandOperation: Operation = {
   readOnly: true,
   documentation: 'Expand a ValueSet (url, id or inline); filter = word-prefix text search; count/offset paging',
   handler(req, target) {
+    const deadline = deadlineOf(req);
     const input = new OperationInput(req);
     const valueSet = targetValueSet(req, input, target.id);
     const body = terminology().expand(valueSet, {
@@ -20,6 +22,7 @@ export const expandOperation: Operation = {
       offset: nonNegativeInteger('offset', input.string('offset')),
       includeDesignations: input.boolean('includeDesignations'),
       activeOnly: input.boolean('activeOnly'),
+      deadline,
     });
     return { status: 200, body };
   },
