@@ -1,5 +1,6 @@
 // Messy-EHR realism: how often generated data carries the defects of real feeds. On by default; `--clean` zeroes it.
-// The rates are recorded in the dataset metadata so a benchmark states exactly how messy its data was.
+// The rates are recorded in the dataset metadata so a benchmark states exactly how messy its data was; chart/mess.ts
+// applies them.
 export interface MessRates {
   /** A local flowsheet code (K, GLU, A1C, BP...) beside the LOINC coding. */
   localCodeBeside: number;

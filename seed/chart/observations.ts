@@ -1,0 +1,146 @@
+// Results: single lab values with reference ranges and H/L/HH/LL, lab panels and single tests with their order and
+// report, and vital signs per the FHIR R4 vital-signs profile. Values come from the physiology; defects from the mess.
+import type { DiagnosticReport, Observation, ServiceRequest } from '@medplum/fhirtypes';
+import { FLOWSHEET, HL7, LOINC, SNOMED, UCUM, codingOf } from '../codes/index.ts';
+import { LABS, PANELS, interpret, round, type LabDef, type LabKey, type PanelKey } from '../codes/labs.ts';
+import { HOUR, MINUTE, formatInstant } from '../time.ts';
+import { cc, quantity, ref } from './fhir-values.ts';
+import type { ChartState } from './state.ts';
+import type { Visit } from './types.ts';
+
+/** One lab result. `reliable` results are never degraded by the mess (diagnostic evidence the tests rely on). */
+export function lab(chart: ChartState, visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean; at?: number } = {}): Observation | undefined {
+  const def: LabDef = LABS[key];
+  const t = options.at ?? visit.start + 20 * MINUTE;
+  let value = round(options.value ?? chart.measure(key, t), def.decimals);
+  if (key !== 'EGFR' && def.low !== undefined && value < 0) value = 0;
+  value = Math.max(value, 0);
+  const mess = chart.mess;
+  const reliable = options.reliable ?? false;
+  const flag = interpret(def, value, chart.female);
+  const display = `${FLOWSHEET.concepts[def.local]} ${value} ${UCUM.concepts[def.unit]}${flag !== 'N' ? ` (${flag})` : ''}`;
+  if (mess.onlyInNote(reliable)) {
+    visit.results.push(`${display} (outside lab, not in flowsheet)`);
+    return undefined;
+  }
+  visit.results.push(display);
+  const coding = mess.labCoding(def, reliable);
+  const useAlt = mess.alternativeUnit(def);
+  const shown = useAlt ? round(value * def.alt!.factor, def.alt!.decimals) : value;
+  const unit = useAlt ? def.alt!.unit : def.unit;
+  const scale = useAlt ? def.alt!.factor : 1;
+  const low = chart.female && def.female ? def.female.low : def.low;
+  const high = chart.female && def.female ? def.female.high : def.high;
+  const range: NonNullable<Observation['referenceRange']>[number] = {};
+  if (low !== undefined) range.low = quantity(round(low * scale, useAlt ? def.alt!.decimals : def.decimals), unit);
+  if (high !== undefined) range.high = quantity(round(high * scale, useAlt ? def.alt!.decimals : def.decimals), unit);
+  const obs: Observation = {
+    resourceType: 'Observation', id: chart.newId('obs'), status: 'final',
+    category: [cc(HL7.observationCategory, 'laboratory')],
+    code: { coding, text: FLOWSHEET.concepts[def.local] },
+    subject: ref('Patient', chart.patientId),
+    encounter: ref('Encounter', visit.id),
+    effectiveDateTime: chart.instant(t),
+    issued: formatInstant(t + 6 * HOUR),
+    performer: [ref('Organization', chart.ctx.staff.healthSystemId)],
+    valueQuantity: quantity(shown, unit),
+    interpretation: [cc(HL7.interpretation, flag)],
+    referenceRange: [range],
+  };
+  mess.dropValue(obs, reliable);
+  chart.resources.push(obs);
+  const wrongValue = quantity(round(shown * 1.8, def.decimals), unit);
+  chart.resources.push(...mess.afterStored(obs, reliable, wrongValue, () => chart.newId('obs')));
+  return obs;
+}
+
+/** A lab panel: ServiceRequest (order) -> Observations -> DiagnosticReport that references them. */
+export function panel(chart: ChartState, visit: Visit, key: PanelKey, options: { reliable?: boolean } = {}): Observation[] {
+  const def = PANELS[key];
+  const t = visit.start + 20 * MINUTE;
+  const orderId = chart.newId('sr');
+  chart.resources.push({
+    resourceType: 'ServiceRequest', id: orderId, status: 'completed', intent: 'order',
+    category: [cc(SNOMED, '108252007')],
+    code: cc(LOINC, def.loinc),
+    subject: ref('Patient', chart.patientId), encounter: ref('Encounter', visit.id),
+    authoredOn: chart.instant(visit.start), occurrenceDateTime: chart.instant(t),
+    requester: ref('Practitioner', visit.clinician.practitionerId),
+  } satisfies ServiceRequest);
+  const results = def.labs.map((labKey) => lab(chart, visit, labKey, { reliable: options.reliable, at: t })).filter((o): o is Observation => !!o);
+  if (results.length === 0) return results;
+  chart.resources.push({
+    resourceType: 'DiagnosticReport', id: chart.newId('dr'), status: 'final',
+    basedOn: [ref('ServiceRequest', orderId)],
+    category: [cc(HL7.diagnosticService, 'LAB'), cc(HL7.diagnosticService, def.service)],
+    code: cc(LOINC, def.loinc),
+    subject: ref('Patient', chart.patientId), encounter: ref('Encounter', visit.id),
+    effectiveDateTime: chart.instant(t), issued: formatInstant(t + 6 * HOUR),
+    performer: [ref('Organization', chart.ctx.staff.healthSystemId)],
+    result: results.map((o) => ref('Observation', o.id!)),
+  } satisfies DiagnosticReport);
+  return results;
+}
+
+/** A single-test order with its report (A1c, TSH, INR ...). */
+export function singleTest(chart: ChartState, visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean } = {}): Observation | undefined {
+  const def = LABS[key];
+  const t = visit.start + 20 * MINUTE;
+  const orderId = chart.newId('sr');
+  chart.resources.push({
+    resourceType: 'ServiceRequest', id: orderId, status: 'completed', intent: 'order',
+    category: [cc(SNOMED, '108252007')], code: cc(LOINC, def.loinc),
+    subject: ref('Patient', chart.patientId), encounter: ref('Encounter', visit.id),
+    authoredOn: chart.instant(visit.start), requester: ref('Practitioner', visit.clinician.practitionerId),
+  } satisfies ServiceRequest);
+  const obs = lab(chart, visit, key, { ...options, at: t });
+  if (obs) {
+    chart.resources.push({
+      resourceType: 'DiagnosticReport', id: chart.newId('dr'), status: 'final', basedOn: [ref('ServiceRequest', orderId)],
+      category: [cc(HL7.diagnosticService, 'LAB')], code: cc(LOINC, def.loinc),
+      subject: ref('Patient', chart.patientId), encounter: ref('Encounter', visit.id),
+      effectiveDateTime: chart.instant(t), issued: formatInstant(t + 6 * HOUR), result: [ref('Observation', obs.id!)],
+    } satisfies DiagnosticReport);
+  }
+  return obs;
+}
+
+/** Vital signs per the FHIR R4 vital-signs profile, BP as a panel with systolic/diastolic components. */
+export function vitals(chart: ChartState, visit: Visit): void {
+  const t = visit.start + 5 * MINUTE;
+  const rng = chart.rng;
+  const sbp = Math.round(chart.expected('SBP', t) + rng.normal(0, 6));
+  const dbp = Math.round(chart.expected('DBP', t) + rng.normal(0, 4));
+  const hr = Math.round(chart.expected('HR', t) + rng.normal(0, 5));
+  const weight = round(chart.expected('WEIGHT', t) + rng.normal(0, 0.6), 1);
+  const height = round(chart.expected('HEIGHT', t), 1);
+  const spo2 = Math.min(100, Math.round(chart.expected('SPO2', t) + rng.normal(0, 0.8)));
+  const temp = round(36.8 + rng.normal(0, 0.2), 1);
+  const rr = Math.round(15 + rng.normal(0, 1.5));
+  const bmi = round(weight / (height / 100) ** 2, 1);
+  const vital = (loinc: string, value: number, unit: string, extra: Partial<Observation> = {}): Observation => ({
+    resourceType: 'Observation', id: chart.newId('obs'), status: 'final',
+    category: [cc(HL7.observationCategory, 'vital-signs')],
+    code: cc(LOINC, loinc),
+    subject: ref('Patient', chart.patientId), encounter: ref('Encounter', visit.id),
+    effectiveDateTime: chart.instant(t),
+    valueQuantity: quantity(value, unit),
+    ...extra,
+  });
+  const bp = vital('85354-9', 0, 'mm[Hg]');
+  delete bp.valueQuantity;
+  const bpCoding = [codingOf(LOINC, '85354-9')];
+  chart.mess.localCodeBeside(bpCoding, 'BP');
+  bp.code = { coding: bpCoding, text: 'Blood pressure' };
+  bp.component = [
+    { code: cc(LOINC, '8480-6'), valueQuantity: quantity(sbp, 'mm[Hg]'), interpretation: [cc(HL7.interpretation, sbp >= 140 ? 'H' : sbp < 90 ? 'L' : 'N')] },
+    { code: cc(LOINC, '8462-4'), valueQuantity: quantity(dbp, 'mm[Hg]'), interpretation: [cc(HL7.interpretation, dbp >= 90 ? 'H' : dbp < 60 ? 'L' : 'N')] },
+  ];
+  chart.resources.push(bp, vital('8867-4', hr, '/min'), vital('9279-1', rr, '/min'), vital('8310-5', temp, 'Cel'),
+    vital('29463-7', weight, 'kg'), vital('8302-2', height, 'cm'), vital('39156-5', bmi, 'kg/m2'));
+  const sat = vital('2708-6', spo2, '%');
+  sat.code = { coding: [codingOf(LOINC, '2708-6'), codingOf(LOINC, '59408-5')], text: 'SpO2' };
+  chart.resources.push(sat);
+  visit.bp = [sbp, dbp];
+  visit.vitalsText = `BP ${sbp}/${dbp} mmHg, HR ${hr}/min, RR ${rr}/min, T ${temp} C, SpO2 ${spo2}%, weight ${weight} kg, BMI ${bmi} kg/m2`;
+}
