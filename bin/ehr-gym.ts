@@ -1,7 +1,13 @@
 // The ehr-gym command line.
 import { Command, InvalidArgumentError } from 'commander';
-import { serve } from '../server/main.ts';
+import { serve, stopOnSignals } from '../server/main.ts';
+import { logLevels, type LogLevel } from '../server/app.ts';
 import { registerBenchmarkCommands } from '../harness/cli.ts';
+
+function logLevel(value: string): LogLevel {
+  if (!(logLevels as readonly string[]).includes(value)) throw new InvalidArgumentError(`one of ${logLevels.join(', ')}`);
+  return value as LogLevel;
+}
 
 function port(value: string): number {
   const n = Number(value);
@@ -22,7 +28,9 @@ program
   .option('--max-sessions <n>', 'live gym sessions at once, over all clients', positiveInt, 1000)
   .option('--max-sessions-per-client <n>', 'live gym sessions one client may hold', positiveInt, 100)
   .option('--session-creates-per-minute <n>', 'sessions one client may create a minute, after a burst of 60', positiveInt, 120)
-  .action(async (opts: { port: number; host: string; db: string; baseUrl?: string; trustProxy?: string; maxSessions: number; maxSessionsPerClient: number; sessionCreatesPerMinute: number }) => {
+  .option('--patients <n>', 'size of the default population built into an empty database (seed 1)', positiveInt, 250)
+  .option('--log-level <level>', `JSON log lines on stdout at this level and above: ${logLevels.join(', ')} (env EHR_GYM_LOG_LEVEL)`, logLevel, (process.env.EHR_GYM_LOG_LEVEL as LogLevel | undefined) ?? 'warn')
+  .action(async (opts: { port: number; host: string; db: string; baseUrl?: string; trustProxy?: string; maxSessions: number; maxSessionsPerClient: number; sessionCreatesPerMinute: number; patients: number; logLevel: LogLevel }) => {
     const { mkdirSync } = await import('node:fs');
     const { dirname } = await import('node:path');
     // A malformed base URL stops the server before it seeds or listens.
@@ -35,12 +43,12 @@ program
       }
     }
     if (opts.db !== ':memory:') mkdirSync(dirname(opts.db), { recursive: true });
-    // First start: build the default population (250 patients, seed 1) into an empty database, then serve it.
+    // First start: build the default population (250 patients unless --patients, seed 1) into an empty database, then serve it.
     const { Store } = await import('../resources/storage/store.ts');
     const { createSearchService } = await import('../resources/search/index.ts');
     const { ensureDefaultPopulation } = await import('../seed/index.ts');
     const seedStore = new Store({ path: opts.db, indexers: [createSearchService().indexer] });
-    ensureDefaultPopulation(seedStore, { patients: 250, seed: 1, progress: true });
+    ensureDefaultPopulation(seedStore, { patients: opts.patients, seed: 1, progress: true });
     const inMemory = opts.db === ':memory:';
     if (!inMemory) seedStore.close();
     // POST /gym/sessions {task, variant} resolves against the tasks folder when there is one.
@@ -49,11 +57,13 @@ program
     const { ADMIN_TOKEN_ENV } = await import('../server/gym/operator-token.ts');
     const adminToken = process.env[ADMIN_TOKEN_ENV] || undefined;
     const trustProxy = opts.trustProxy === undefined ? undefined : opts.trustProxy === 'true' ? true : opts.trustProxy.split(',').map((s) => s.trim());
-    const { address } = await serve({
+    const { app, address } = await serve({
+      logLevel: opts.logLevel,
       port: opts.port, host: opts.host, dbPath: opts.db, ...(inMemory ? { store: seedStore } : {}), ...(tasks ? { tasks } : {}), adminToken,
       ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}), ...(trustProxy !== undefined ? { trustProxy } : {}),
       gym: { maxSessions: opts.maxSessions, maxSessionsPerClient: opts.maxSessionsPerClient, sessionCreatesPerMinute: opts.sessionCreatesPerMinute },
     });
+    stopOnSignals(app);
     const base = opts.baseUrl !== undefined ? parseBaseUrl(opts.baseUrl) : address;
     console.log(`ehr-gym FHIR R4 server at ${base}/fhir${opts.baseUrl !== undefined ? ` (listening at ${address})` : ''}`);
     if (opts.baseUrl === undefined && isUnspecified(opts.host)) {

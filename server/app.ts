@@ -27,6 +27,9 @@ import { registerSessionPathGuard } from './gym/session-paths.ts';
 import { gymRoutes } from './gym/routes.ts';
 import { mcpRoutes } from './gym/mcp.ts';
 
+export const logLevels = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
 export interface AppOptions {
   /** SQLite file; default in-memory. */
   dbPath?: string;
@@ -35,7 +38,8 @@ export interface AppOptions {
   settings?: Partial<ServerSettings>;
   /** Clock of the default sandbox (wall clock unless given). */
   clock?: Clock;
-  logger?: boolean;
+  /** Structured (pino JSON) log lines at this level and above on stdout; off when not given (tests, embedding). */
+  logLevel?: LogLevel;
   bodyLimit?: number;
   /** Gym session limits (max sessions, per-client quota and creation rate, idle TTL, audit log bounds). */
   gym?: GymOptions;
@@ -82,7 +86,7 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
     sessionId === undefined ? defaultRepository : sessions.repositoryFor(sessionId);
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: options.logLevel === undefined || options.logLevel === 'silent' ? false : { level: options.logLevel },
     bodyLimit: options.bodyLimit ?? 32 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     frameworkErrors: renderError,
