@@ -1,5 +1,6 @@
 // Where episodes run: a running server (--server URL), or an in-process one (buildApp + listen on port 0) over an
-// in-memory or given database, seeded with the default population when the seed module provides it.
+// in-memory or given database, seeded with the default population when asked for patients.
+import { ensureDefaultPopulation } from '../seed/index.ts';
 import { buildApp } from '../server/app.ts';
 import { noClientLimits } from '../server/gym/sessions.ts';
 import { defaultTaskSource, TaskFolderSource } from './task-source.ts';
@@ -24,21 +25,6 @@ export interface ServerOptions {
   tasksDir?: string;
 }
 
-type Seeder = (store: unknown, options: { patients: number; seed: number; progress: boolean }) => unknown;
-
-/** The seed module's ensureDefaultPopulation, when it has landed (seed/index.ts). */
-async function findSeeder(): Promise<Seeder | undefined> {
-  for (const path of ['../seed/index.ts']) {
-    try {
-      const module = (await import(path)) as { ensureDefaultPopulation?: Seeder };
-      if (typeof module.ensureDefaultPopulation === 'function') return module.ensureDefaultPopulation;
-    } catch {
-      // not there yet
-    }
-  }
-  return undefined;
-}
-
 export async function startBenchServer(options: ServerOptions = {}): Promise<BenchServer> {
   if (options.server) return { url: options.server.replace(/\/+$/, '').replace(/\/fhir$/, ''), close: async () => undefined };
   const tasks = options.tasksDir ? new TaskFolderSource(options.tasksDir) : defaultTaskSource();
@@ -46,11 +32,14 @@ export async function startBenchServer(options: ServerOptions = {}): Promise<Ben
   const { app, context } = buildApp({ dbPath: options.dbPath ?? ':memory:', gym: { maxSessions: 10_000, ...noClientLimits }, ...(tasks ? { tasks } : {}) });
   let seeded: string | undefined;
   if ((options.patients ?? 0) > 0) {
-    const seeder = await findSeeder();
-    if (seeder) {
-      seeder(context.store, { patients: options.patients!, seed: options.seed ?? 1, progress: options.seedProgress ?? false });
-      seeded = `${options.patients} patients (seed ${options.seed ?? 1})`;
+    // A static import and no catch: a broken seed stops the run instead of serving an empty benchmark database.
+    try {
+      ensureDefaultPopulation(context.store, { patients: options.patients!, seed: options.seed ?? 1, progress: options.seedProgress ?? false });
+    } catch (error) {
+      await app.close();
+      throw error;
     }
+    seeded = `${options.patients} patients (seed ${options.seed ?? 1})`;
   }
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, close: () => app.close(), ...(seeded ? { seeded } : {}) };
