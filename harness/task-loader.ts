@@ -1,9 +1,11 @@
 // Tasks are discovered, never registered: every tasks/**/task.json is a task, validated by tasks/schema.json, with
 // solution.ts and grader.ts beside it.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import picomatch from 'picomatch';
+import { globSync } from 'tinyglobby';
 import { standardSpecProblems } from '../graders/lib/standard-checks.ts';
 import type { GraderModule, Solution, Task, TaskSpec } from '../contracts/task.ts';
 
@@ -41,42 +43,22 @@ function describeError(e: ErrorObject): string {
   return `${e.instancePath || '(root)'} ${e.message}${extra}`;
 }
 
-/** `*` matches within one path segment, `**` across segments; a pattern without a slash also matches the slug. */
-export function globToRegExp(pattern: string): RegExp {
-  let out = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '*' && pattern[i + 1] === '*') {
-      out += '.*';
-      i++;
-      if (pattern[i + 1] === '/') i++;
-    } else if (c === '*') out += '[^/]*';
-    else if (c === '?') out += '[^/]';
-    else out += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${out}$`);
-}
-
+/**
+ * Whether a task id (`<specialty>/<slug>`) matches a --tasks pattern: a glob (`*` within one segment, `**` across
+ * segments), a task id, or a task path (`tasks/<id>/task.json`); a pattern without a slash also matches the slug.
+ */
 export function matchesGlob(taskId: string, pattern: string): boolean {
   const cleaned = pattern.replace(/^tasks\//, '').replace(/\/task\.json$/, '').replace(/\/+$/, '');
   if (cleaned === '' || cleaned === '**' || cleaned === '*') return true;
-  const re = globToRegExp(cleaned);
-  return re.test(taskId) || (!cleaned.includes('/') && re.test(taskId.split('/')[1] ?? ''));
+  const matches = picomatch(cleaned);
+  return matches(taskId) || (!cleaned.includes('/') && matches(taskId.split('/')[1] ?? ''));
 }
 
-/** Folder ids (`<specialty>/<slug>`) of every task.json under `tasksDir`, sorted. */
+/** Folder ids (`<specialty>/<slug>`) of every task.json under `tasksDir`, sorted (dot folders and node_modules skipped). */
 export function discoverTaskIds(tasksDir = defaultTasksDir): string[] {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      if (name.startsWith('.') || name === 'node_modules') continue;
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name === 'task.json') found.push(relative(tasksDir, dir).split(sep).join('/'));
-    }
-  };
-  if (existsSync(tasksDir)) walk(tasksDir);
-  return found.sort();
+  if (!existsSync(tasksDir)) return [];
+  const files = globSync('**/task.json', { cwd: tasksDir, ignore: ['**/node_modules/**'] });
+  return files.map((file) => file.slice(0, -'task.json'.length).replace(/\/$/, '')).sort();
 }
 
 export function selectTaskIds(patterns: string[] | undefined, tasksDir = defaultTasksDir): string[] {

@@ -29,6 +29,9 @@ t.test('globs', async (t) => {
   t.ok(matchesGlob('nephrology/hyperkalemia-ace-inhibitor', 'hyperkalemia-*'), 'a slug pattern');
   t.ok(matchesGlob('nephrology/hyperkalemia-ace-inhibitor', 'tasks/nephrology/hyperkalemia-ace-inhibitor/task.json'));
   t.notOk(matchesGlob('nephrology/hyperkalemia-ace-inhibitor', 'endocrinology/*'));
+  t.ok(matchesGlob('nephrology/hyperkalemia-ace-inhibitor', '**/hyperkalemia-*'), '** crosses segments');
+  t.ok(matchesGlob('nephrology/hyperkalemia-ace-inhibitor', 'nephrology/hyperkalemia-ace-inhibito?'), '? is one character');
+  t.notOk(matchesGlob('nephrology/hyperkalemia-ace-inhibitor', 'nephro*'), '* stays within a segment');
 });
 
 t.test('discovery and loading: missing checks and files are load errors', async (t) => {
@@ -36,7 +39,11 @@ t.test('discovery and loading: missing checks and files are load errors', async 
   const folder = join(dir, 'cardio', 'x');
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'task.json'), JSON.stringify(valid));
-  t.same(discoverTaskIds(dir), ['cardio/x']);
+  for (const skipped of ['.drafts/y', 'node_modules/z', 'cardio/node_modules/z']) {
+    mkdirSync(join(dir, skipped), { recursive: true });
+    writeFileSync(join(dir, skipped, 'task.json'), JSON.stringify(valid));
+  }
+  t.same(discoverTaskIds(dir), ['cardio/x'], 'dot folders and node_modules are not searched');
   t.same(selectTaskIds(['endo/*'], dir), []);
   t.equal(readTaskSpec('cardio/x', dir).title, 'A task');
   await t.rejects(loadTask('cardio/x', dir), { message: /solution.ts is missing; grader.ts is missing/ }, 'no solution.ts / grader.ts');
