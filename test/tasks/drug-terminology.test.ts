@@ -11,7 +11,7 @@ import type { Parameters, ValueSet } from '@medplum/fhirtypes';
 import { CLASS_GROUPS, DRUG_CLASSES, KNOWN_INGREDIENTS, expandClass } from '../../graders/lib/drug-classes.ts';
 import { RXNORM, RXNORM_CONCEPTS, RXNORM_DRUG_NAMES, rxcuiOfIngredient } from '../../seed/codes/rxnorm.ts';
 import { BRAND_CONCEPTS, BRAND_NAMES, UNCODED_INGREDIENTS } from '../../seed/codes/rxnorm/brands.ts';
-import { startServer } from '../server/harness.ts';
+import { startServer } from '../server/test-server.ts';
 
 const TASKS = join(import.meta.dirname, '../../tasks');
 

@@ -5,7 +5,7 @@ import type { Bundle, DocumentReference, Resource } from '@medplum/fhirtypes';
 import { FhirClient } from '../../../contracts/fhir-client.ts';
 import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import { chartFromFhir, documentationReports, grounded, writtenNotes } from '../../../graders/documentation/index.ts';
-import { startServer } from '../../server/harness.ts';
+import { startServer } from '../../server/test-server.ts';
 import { fixtureChart, NOTE_DATE } from '../../../graders/documentation/validation/fixture-chart.ts';
 
 const note = (id: string, text: string, patient = 'p1'): DocumentReference => ({

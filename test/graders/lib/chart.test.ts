@@ -7,7 +7,7 @@ import { FhirClient } from '../../../contracts/fhir-client.ts';
 import { codeParam, hasValue, latestObservation, observations, recordedResults } from '../../../graders/lib/chart.ts';
 import { FLOWSHEET } from '../../../graders/lib/cohort.ts';
 import { LOINC } from '../../../graders/lib/codings.ts';
-import { startServer } from '../../server/harness.ts';
+import { startServer } from '../../server/test-server.ts';
 
 const A1C = [{ system: LOINC, codes: ['4548-4'] }, { system: FLOWSHEET, codes: ['A1C'] }];
 const NOW = '2025-07-01T12:00:00Z';

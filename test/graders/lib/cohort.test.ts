@@ -9,7 +9,7 @@ import {
   ageOn, agedBetween, isActiveProblem, isType2Diabetes, listedPatients, patientListMismatches, percentOf, perEpisode, problemListCohort,
 } from '../../../graders/lib/cohort.ts';
 import { ICD10CM, SNOMED } from '../../../graders/lib/codings.ts';
-import { startServer } from '../../server/harness.ts';
+import { startServer } from '../../server/test-server.ts';
 
 const CLINICAL = 'http://terminology.hl7.org/CodeSystem/condition-clinical';
 const VERIFICATION = 'http://terminology.hl7.org/CodeSystem/condition-ver-status';

@@ -6,7 +6,7 @@ import type { Bundle, Patient } from '@medplum/fhirtypes';
 import { Store, type ResourceIndexer } from '../../../resources/storage/store.ts';
 import { Repository } from '../../../resources/storage/repository.ts';
 import { BASE_LAYER, makeSandbox, virtualClock } from '../../../resources/storage/sandbox.ts';
-import { bodyOf, injectApp, JSON_HEADERS, patientBody } from '../../server/harness.ts';
+import { bodyOf, injectApp, JSON_HEADERS, patientBody } from '../../server/test-server.ts';
 
 const START = new Date('2024-05-01T00:00:00.000Z');
 const patient = (id: string, family: string) => ({ resourceType: 'Patient', id, name: [{ family }] }) as Patient & { id: string };

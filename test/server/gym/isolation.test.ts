@@ -7,7 +7,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import http from 'node:http';
 import { basePatients, searchAvailable, startGym } from './gym-harness.ts';
-import { clientFailure } from '../harness.ts';
+import { clientFailure } from '../test-server.ts';
 import { isWellFormedSessionId, newSessionId } from '../../../server/gym/session-id.ts';
 
 t.test('two sessions from the same base diverge only by their own writes (inject and a real socket)', async (t) => {

@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap';
 import net from 'node:net';
 import type { OperationOutcome } from '@medplum/fhirtypes';
-import { startServer } from '../harness.ts';
+import { startServer } from '../test-server.ts';
 
 interface RawAnswer {
   statusLine: string;

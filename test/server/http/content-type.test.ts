@@ -1,7 +1,7 @@
 // Content negotiation (FHIR R4 3.1.0.1.10): JSON in any of its spellings is accepted, the answer is always
 // application/fhir+json; charset=utf-8 (even to `_format=json`), `_pretty` indents, XML is 406.
 import t from 'tap';
-import { assertClientOutcome, assertOutcome, bodyOf, FHIR_JSON_UTF8, injectApp, JSON_HEADERS, patientBody, startServer } from '../harness.ts';
+import { assertClientOutcome, assertOutcome, bodyOf, FHIR_JSON_UTF8, injectApp, JSON_HEADERS, patientBody, startServer } from '../test-server.ts';
 import { MAX_JSON_DEPTH, assertJsonAcceptable, nestingDepth } from '../../../server/http/content-type.ts';
 
 t.test('inject: every JSON request flavour is answered as application/fhir+json; charset=utf-8', async (t) => {

@@ -3,7 +3,7 @@
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { assertClientOutcome, assertOutcome, FHIR_JSON_UTF8, injectApp, JSON_HEADERS, observationBody, PATCH_HEADERS, patientBody, startServer } from '../harness.ts';
+import { assertClientOutcome, assertOutcome, FHIR_JSON_UTF8, injectApp, JSON_HEADERS, observationBody, PATCH_HEADERS, patientBody, startServer } from '../test-server.ts';
 import { toFhirError } from '../../../server/http/errors.ts';
 
 const json = (payload: unknown, headers: Record<string, string> = JSON_HEADERS) => ({ headers, payload: JSON.stringify(payload) });

@@ -1,7 +1,7 @@
 // Inputs an independent probe (issue 14) found answered with a 5xx or stored as non-R4 shapes: each is now a 400
 // OperationOutcome that names the element or the limit, and nothing is written.
 import t from 'tap';
-import { assertOutcome, injectApp, JSON_HEADERS, patientBody } from '../harness.ts';
+import { assertOutcome, injectApp, JSON_HEADERS, patientBody } from '../test-server.ts';
 
 const post = (url: string, payload: unknown) => ({ method: 'POST' as const, url, headers: JSON_HEADERS, payload: JSON.stringify(payload) });
 

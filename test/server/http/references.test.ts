@@ -4,7 +4,7 @@
 import t from 'tap';
 import type { Bundle, OperationOutcome } from '@medplum/fhirtypes';
 import { request } from 'node:http';
-import { assertOutcome, injectApp, JSON_HEADERS, observationBody, PATCH_HEADERS, patientBody, startServer } from '../harness.ts';
+import { assertOutcome, injectApp, JSON_HEADERS, observationBody, PATCH_HEADERS, patientBody, startServer } from '../test-server.ts';
 import { startGym } from '../gym/gym-harness.ts';
 
 type App = ReturnType<typeof injectApp>['app'];

@@ -3,7 +3,7 @@
 import t from 'tap';
 import type { CapabilityStatement } from '@medplum/fhirtypes';
 import { resourceTypes, validateResource } from '../../../resources/validation/validate.ts';
-import { assertClientOutcome, assertOutcome, bodyOf, FHIR_JSON_UTF8, injectApp, responseOf, startServer } from '../harness.ts';
+import { assertClientOutcome, assertOutcome, bodyOf, FHIR_JSON_UTF8, injectApp, responseOf, startServer } from '../test-server.ts';
 
 t.test('inject: /metadata is a valid CapabilityStatement listing every resource type', async (t) => {
   const { app, context } = injectApp(t);

@@ -5,7 +5,7 @@ import type { Observation, OperationOutcome, Patient } from '@medplum/fhirtypes'
 import {
   assertClientOutcome, assertOutcome, bodyOf, FHIR_JSON_UTF8, injectApp, JSON_HEADERS, observationBody, patientBody,
   responseOf, startServer, weakETag,
-} from '../harness.ts';
+} from '../test-server.ts';
 
 t.test('inject: create answers 201 with Location, ETag, Last-Modified and the stored resource', async (t) => {
   const { app } = injectApp(t);

@@ -4,7 +4,7 @@ import t from 'tap';
 import type { OperationOutcome, Patient } from '@medplum/fhirtypes';
 import {
   assertClientOutcome, assertOutcome, bodyOf, FHIR_JSON_UTF8, injectApp, JSON_HEADERS, patientBody, startServer, weakETag,
-} from '../harness.ts';
+} from '../test-server.ts';
 
 t.test('inject: delete, then read is 410 Gone and vread of old versions still works', async (t) => {
   const { app } = injectApp(t);

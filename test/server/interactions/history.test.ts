@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import type { Bundle, Patient } from '@medplum/fhirtypes';
 import { virtualClock } from '../../../resources/storage/sandbox.ts';
 import { validateResource } from '../../../resources/validation/validate.ts';
-import { assertClientOutcome, assertOutcome, bodyOf, injectApp, JSON_HEADERS, observationBody, patientBody, startServer } from '../harness.ts';
+import { assertClientOutcome, assertOutcome, bodyOf, injectApp, JSON_HEADERS, observationBody, patientBody, startServer } from '../test-server.ts';
 
 const START = new Date('2024-03-01T12:00:00.000Z');
 

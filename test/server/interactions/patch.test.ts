@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import type { Patient } from '@medplum/fhirtypes';
 import {
   assertClientOutcome, assertOutcome, bodyOf, injectApp, JSON_HEADERS, PATCH_HEADERS, patientBody, responseOf, startServer, weakETag,
-} from '../harness.ts';
+} from '../test-server.ts';
 
 async function seeded(t: Test) {
   const built = injectApp(t);

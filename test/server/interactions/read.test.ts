@@ -4,7 +4,7 @@ import t from 'tap';
 import type { Patient } from '@medplum/fhirtypes';
 import {
   assertClientOutcome, assertOutcome, clientFailure, bodyOf, FHIR_JSON_UTF8, injectApp, JSON_HEADERS, patientBody, responseOf, startServer, weakETag,
-} from '../harness.ts';
+} from '../test-server.ts';
 
 t.test('inject: read returns the current version with its ETag and Last-Modified', async (t) => {
   const { app } = injectApp(t);

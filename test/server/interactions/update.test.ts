@@ -5,7 +5,7 @@ import type { OperationOutcome, Patient } from '@medplum/fhirtypes';
 import {
   assertClientOutcome, assertOutcome, bodyOf, FHIR_JSON_UTF8, injectApp, JSON_HEADERS, observationBody, patientBody,
   responseOf, startServer, weakETag,
-} from '../harness.ts';
+} from '../test-server.ts';
 
 t.test('inject: PUT to a new id creates (201); PUT again updates (200) with the next version', async (t) => {
   const { app } = injectApp(t);

@@ -1,7 +1,7 @@
 // vread: GET [base]/[type]/[id]/_history/[vid] (FHIR R4 3.1.0.3): every version stays readable, deleted ones too.
 import t from 'tap';
 import type { Patient } from '@medplum/fhirtypes';
-import { assertClientOutcome, assertOutcome, bodyOf, injectApp, JSON_HEADERS, patientBody, responseOf, startServer, weakETag } from '../harness.ts';
+import { assertClientOutcome, assertOutcome, bodyOf, injectApp, JSON_HEADERS, patientBody, responseOf, startServer, weakETag } from '../test-server.ts';
 
 t.test('inject: each version is readable by its id, before and after delete', async (t) => {
   const { app } = injectApp(t);

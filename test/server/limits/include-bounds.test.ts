@@ -2,7 +2,7 @@
 // says what was cut in an OperationOutcome entry (search mode `outcome`); `_count` is clamped to maxPageSize.
 import t from 'tap';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
-import { bodyOf, startServer } from '../harness.ts';
+import { bodyOf, startServer } from '../test-server.ts';
 import { byMode, http, observationOf, putAll } from './limits-harness.ts';
 
 const ids = (resources: Resource[]) => resources.map((r) => `${r.resourceType}/${r.id}`).sort();

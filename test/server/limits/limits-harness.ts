@@ -1,6 +1,6 @@
 // Helpers for the request-bound tests: JSON requests over the real socket of a started server.
 import type { Bundle, BundleEntry, OperationOutcome, Resource } from '@medplum/fhirtypes';
-import type { Reply } from '../harness.ts';
+import type { Reply } from '../test-server.ts';
 
 export interface Http {
   (method: string, path: string, body?: unknown): Promise<Reply>;

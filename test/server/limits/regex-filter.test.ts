@@ -2,7 +2,7 @@
 // limit, patterns RE2 cannot run in linear time are refused with a 400, and pattern length is bounded.
 import t from 'tap';
 import type { ValueSet } from '@medplum/fhirtypes';
-import { assertOutcome, bodyOf, startServer } from '../harness.ts';
+import { assertOutcome, bodyOf, startServer } from '../test-server.ts';
 import { MAX_REGEX_LENGTH } from '../../../resources/safe-regex.ts';
 
 const inlineExpand = (property: string, value: string, extra: Record<string, unknown>[] = []) => ({

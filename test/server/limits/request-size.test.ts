@@ -2,7 +2,7 @@
 // (maxViewColumns, 400) and type-level Patient/$everything (maxEverythingPatients, 422 too-costly).
 import t from 'tap';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
-import { assertOutcome, bodyOf, startServer } from '../harness.ts';
+import { assertOutcome, bodyOf, startServer } from '../test-server.ts';
 import { http, putAll } from './limits-harness.ts';
 
 const searches = (n: number, type: 'batch' | 'transaction' = 'batch'): Bundle => ({

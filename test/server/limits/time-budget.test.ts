@@ -3,13 +3,13 @@
 // heavy request needs, while a light read in another session answers normally.
 import t, { type Test } from 'tap';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
-import { assertOutcome, bodyOf, startServer, type Harness } from '../harness.ts';
+import { assertOutcome, bodyOf, startServer, type TestServer } from '../test-server.ts';
 import { http, observationOf, putAll } from './limits-harness.ts';
 
 const OBSERVATIONS = 900;
 
 /** A server with one patient and many observations, whose budget is then cut to 1 ms (the setting is read per request). */
-async function heavyServer(t: Test): Promise<{ call: ReturnType<typeof http>; server: Harness; root: string }> {
+async function heavyServer(t: Test): Promise<{ call: ReturnType<typeof http>; server: TestServer; root: string }> {
   const server = await startServer(t);
   const call = http(server.baseUrl);
   const seed = await call('POST', '', putAll([{ resourceType: 'Patient', id: 'p' } as Resource, ...Array.from({ length: OBSERVATIONS }, (_, i) => observationOf(`o${i}`, 'p'))]));

@@ -2,7 +2,7 @@
 // into the default sandbox with a transaction.
 import t from 'tap';
 import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
-import { assertOutcome, bodyOf, startServer } from '../harness.ts';
+import { assertOutcome, bodyOf, startServer } from '../test-server.ts';
 import { EVIDENCE_REASON_URL } from '../../../resources/evidence/bundle.ts';
 import { evidenceSearch, evidenceSearchRequest } from '../../../server/tools/evidence.ts';
 import { fixtureChart, NOTE_DATE } from '../../../graders/documentation/validation/fixture-chart.ts';

@@ -1,7 +1,7 @@
 // The terminology operations over HTTP: GET with query parameters, POST with Parameters, errors as OperationOutcome.
 import t from 'tap';
 import type { Parameters, ValueSet } from '@medplum/fhirtypes';
-import { assertOutcome, bodyOf, injectApp, startServer } from '../harness.ts';
+import { assertOutcome, bodyOf, injectApp, startServer } from '../test-server.ts';
 
 const part = (p: Parameters, name: string) => p.parameter?.find((x) => x.name === name);
 const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';

@@ -2,7 +2,7 @@
 // OperationOutcome (200 whether valid or not), nothing written; a missing reference target is a warning here.
 import t from 'tap';
 import type { OperationOutcome, Parameters } from '@medplum/fhirtypes';
-import { assertClientOutcome, assertOutcome, bodyOf, injectApp, JSON_HEADERS, observationBody, patientBody, startServer } from '../harness.ts';
+import { assertClientOutcome, assertOutcome, bodyOf, injectApp, JSON_HEADERS, observationBody, patientBody, startServer } from '../test-server.ts';
 
 t.test('inject: type-level $validate reports every error with its FHIRPath expression and writes nothing', async (t) => {
   const { app } = injectApp(t);

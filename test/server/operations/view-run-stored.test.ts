@@ -3,7 +3,7 @@
 // ViewDefinition/[id]/$run, $sqlquery-run view parts) over the data of the base that stores them.
 import t from 'tap';
 import type { CapabilityStatement, OperationOutcome } from '@medplum/fhirtypes';
-import { startServer, type Harness } from '../harness.ts';
+import { startServer, type TestServer } from '../test-server.ts';
 
 const FHIR_JSON = { 'content-type': 'application/fhir+json' };
 const view = {
@@ -11,7 +11,7 @@ const view = {
   select: [{ column: [{ name: 'id', path: 'getResourceKey()' }, { name: 'gender', path: 'gender' }] }],
 };
 
-let h: Harness;
+let h: TestServer;
 let viewId: string;
 const inject = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
   h.app.inject({ method, url, ...(payload === undefined ? {} : { headers: FHIR_JSON, payload: JSON.stringify(payload) }) });

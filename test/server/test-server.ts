@@ -14,7 +14,7 @@ export const FHIR_JSON_UTF8 = 'application/fhir+json; charset=utf-8';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type KitClient = { [K in keyof Client]: Client[K] extends (...args: infer A) => Promise<unknown> ? (...args: A) => Promise<any> : Client[K] };
 
-export interface Harness extends BuiltApp {
+export interface TestServer extends BuiltApp {
   /** Absolute FHIR base of the listening server, no trailing slash. */
   baseUrl: string;
   /** fhir-kit-client on `baseUrl`. */
@@ -24,7 +24,7 @@ export interface Harness extends BuiltApp {
 }
 
 /** Build the app, listen on an ephemeral loopback port, close it when the test ends. */
-export async function startServer(t: Test, options: AppOptions = {}): Promise<Harness> {
+export async function startServer(t: Test, options: AppOptions = {}): Promise<TestServer> {
   const built = buildApp(options);
   t.teardown(() => built.app.close());
   const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
