@@ -3,6 +3,7 @@
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { FhirClient } from '../../contracts/fhir-client.ts';
 import { inCodeSet, isMedication, type CodeSet } from './codings.ts';
+import { convertValue } from '../../resources/units/analytes.ts';
 
 export function effectiveTime(obs: Observation): string {
   return obs.effectiveDateTime ?? obs.effectivePeriod?.start ?? obs.effectiveInstant ?? obs.issued ?? '';
@@ -55,6 +56,17 @@ export async function latestObservation(fhir: FhirClient, patient: string, codes
 export function quantityOf(obs: Observation | undefined): { value: number; unit: string } | undefined {
   const q = obs?.valueQuantity;
   return q?.value === undefined ? undefined : { value: q.value, unit: q.unit ?? q.code ?? '' };
+}
+
+/**
+ * An observation's value in `unit`: through the analyte table for molar conversions when its LOINC codes are given
+ * (creatinine umol/L, glucose mmol/L), else UCUM (pounds, g/L). A value whose unit neither knows is taken as stated in
+ * `unit`, as a reader of the chart would (an uncoded "mg/dl" creatinine).
+ */
+export function valueIn(obs: Observation | undefined, unit: string, loincCodes: string[] = []): number | undefined {
+  const q = obs?.valueQuantity;
+  if (q?.value === undefined) return undefined;
+  return convertValue(q.value, q.code ?? q.unit ?? unit, unit, loincCodes) ?? q.value;
 }
 
 /** The patient's MedicationRequests for a drug (by code or ingredient), any status unless given. */

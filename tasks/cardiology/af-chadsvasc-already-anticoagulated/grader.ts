@@ -7,8 +7,8 @@ import type { Condition, DocumentReference, MedicationRequest, Observation, Pati
 import type { Check, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
-import { convertValue } from '../../../graders/lib/index.ts';
-import { asAtStart, convert, searchOf,
+import { valueIn } from '../../../graders/lib/index.ts';
+import { asAtStart, searchOf,
   allOf, answerField, answerText, bestOf, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, fetchedAny, findMedicationOrder, isNoLongerActive, label,
   latestObservation, matchNote, matchNumber, matchOf, matchRecommendation, matchYesNo, patientOf, rxnormIngredients, verdict, type Match,
 } from '../../../graders/lib/index.ts';
@@ -90,19 +90,8 @@ export async function strokeRisk(fhir: FhirClient, patient: string, now: string,
 
 // ---- label doses ---------------------------------------------------------------------------------------------
 
-/** The latest serum creatinine in mg/dL (umol/L converted through the analyte table of graders/documentation). */
-function creatinineMgDl(obs: Observation | undefined): number | undefined {
-  const q = obs?.valueQuantity;
-  if (q?.value === undefined) return undefined;
-  return convertValue(q.value, q.code ?? q.unit ?? 'mg/dL', 'mg/dL', ['2160-0']) ?? q.value;
-}
-
-/** The latest body weight in kg (any UCUM mass unit, e.g. [lb_av]). */
-function weightKg(obs: Observation | undefined): number | undefined {
-  const q = obs?.valueQuantity;
-  if (q?.value === undefined) return undefined;
-  return convert(q.value, q.code ?? q.unit ?? 'kg', 'kg') ?? q.value;
-}
+const creatinineMgDl = (obs: Observation | undefined): number | undefined => valueIn(obs, 'mg/dL', ['2160-0']);
+const weightKg = (obs: Observation | undefined): number | undefined => valueIn(obs, 'kg');
 
 export interface DosingInputs { age: number; female: boolean; weightKg?: number; creatinineMgDl?: number; crcl?: number }
 

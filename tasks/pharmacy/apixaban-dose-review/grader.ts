@@ -6,7 +6,7 @@ import type { DocumentReference, MedicationRequest, Observation, Patient, Resour
 import type { Check, SelectContext } from '../../../contracts/task.ts';
 import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
-import { convertValue } from '../../../graders/lib/index.ts';
+import { valueIn } from '../../../graders/lib/index.ts';
 import { asAtStart,
   allOf, answerField, convert, createdResources, describeConcept, drugIngredients, fail, fetchedAll, findMedicationOrder, findNote, isNoLongerActive, latestObservation, matchNumber, matchOf,
   matchYesNo, orderDose, patientOf, rxnormIngredients, verdict,
@@ -21,20 +21,8 @@ export function isApixaban(order: MedicationRequest): boolean {
 
 const isActiveOrder = (o: MedicationRequest) => o.status === 'active' && ['order', 'original-order', 'instance-order'].includes(o.intent);
 
-
-/** The latest serum creatinine in mg/dL (umol/L converted through the analyte table of graders/documentation). */
-function creatinineMgDl(obs: Observation | undefined): number | undefined {
-  const q = obs?.valueQuantity;
-  if (q?.value === undefined) return undefined;
-  return convertValue(q.value, q.code ?? q.unit ?? 'mg/dL', 'mg/dL', ['2160-0']) ?? q.value;
-}
-
-/** The latest body weight in kg (any UCUM mass unit, e.g. [lb_av]). */
-function weightKg(obs: Observation | undefined): number | undefined {
-  const q = obs?.valueQuantity;
-  if (q?.value === undefined) return undefined;
-  return convert(q.value, q.code ?? q.unit ?? 'kg', 'kg') ?? q.value;
-}
+const creatinineMgDl = (obs: Observation | undefined): number | undefined => valueIn(obs, 'mg/dL', ['2160-0']);
+const weightKg = (obs: Observation | undefined): number | undefined => valueIn(obs, 'kg');
 
 /** The dose (mg per administration) an apixaban order gives, read against its own product ("1 tablet" of 5 mg). */
 function doseMg(order: MedicationRequest): number | undefined {
