@@ -28,7 +28,7 @@ export function route(req: FhirRequest): FhirResponse {
   switch (segments.length) {
     case 0:
       if (method === 'GET') return search(req, undefined, '');
-      if (method === 'POST') return batchOrTransaction(req);
+      if (method === 'POST') return batchOrTransaction(req, route);
       throw unsupported('GET', 'POST');
     case 1:
       if (first === 'metadata') {

@@ -5,7 +5,6 @@ import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
 import { badRequest, tooLarge } from '../../resources/outcome.ts';
 import { deadlineOf } from '../request-deadline.ts';
 import { notSupportedInBundle } from './operation.ts';
-import { route } from '../router.ts';
 import { assertValid, checkReferences } from './write-checks.ts';
 import { singleMatch } from './conditional.ts';
 import {
@@ -15,13 +14,16 @@ import {
   batchResolver, conditionalReferenceResolver, entryResource, entryType, rewriteEntryReferences, transactionResolver,
 } from './transaction-references.ts';
 
-export function batchOrTransaction(req: FhirRequest): FhirResponse {
+/** Sends one request through the FHIR router; passed in (router.ts calls this module, so it cannot import it back). */
+export type Route = (req: FhirRequest) => FhirResponse;
+
+export function batchOrTransaction(req: FhirRequest, route: Route): FhirResponse {
   const bundle = bundleFromBody(req);
   // Started once the envelope is validated: the first validation in a process compiles the whole R4 schema
   // (seconds, once), which is not this request's work. Every entry shares this budget.
   deadlineOf(req);
   const entries = bundle.entry ?? [];
-  const body = bundle.type === 'batch' ? batch(req, entries) : transaction(req, entries);
+  const body = bundle.type === 'batch' ? batch(req, entries, route) : transaction(req, entries, route);
   return { status: 200, body };
 }
 
@@ -53,7 +55,7 @@ function bundleFromBody(req: FhirRequest): Bundle {
 }
 
 /** Batch: entries succeed or fail independently, each in its own SQLite transaction (3.1.0.11.2). */
-function batch(req: FhirRequest, entries: BundleEntry[]): Bundle {
+function batch(req: FhirRequest, entries: BundleEntry[], route: Route): Bundle {
   const responses = entries.map((entry, index) => {
     try {
       // Past the budget every remaining entry fails as too-costly without running; the ones already done stay done
@@ -78,7 +80,7 @@ const RANK: Record<ParsedEntry['method'], number> = { DELETE: 0, POST: 1, PUT: 2
  * Transaction: all or nothing in one SQLite transaction. Any failing entry throws out of it (rolling everything
  * back) as that entry's error, labelled with its index.
  */
-function transaction(req: FhirRequest, entries: BundleEntry[]): Bundle {
+function transaction(req: FhirRequest, entries: BundleEntry[], route: Route): Bundle {
   const parsed = entries.map((entry, index) => {
     try {
       return parseEntry(req, entry, index);
