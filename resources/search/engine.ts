@@ -148,13 +148,17 @@ export class SearchEngine {
     const iterates = specs.some((s) => s.iterate);
     let frontier = matches;
     for (let depth = 1; frontier.length > 0; depth++) {
+      const round = (spec: IncludeSpec) => (spec.reverse ? this.revIncluded(repo, frontier, spec, deadline) : this.included(repo, frontier, spec, deadline));
       if (depth > limits.maxIncludeDepth) {
-        return { resources: out, cut: [includeCut(`_include/_revinclude :iterate stopped after ${limits.maxIncludeDepth} rounds (maxIncludeDepth); resources further away are not included`)] };
+        // Reported only when one more round would have added something (read up to its first new resource).
+        const more = specs.some((spec) => spec.iterate && someNew(round(spec), seen));
+        const cut = more ? [includeCut(`_include/_revinclude :iterate stopped after ${limits.maxIncludeDepth} rounds (maxIncludeDepth); resources further away are not included`)] : [];
+        return { resources: out, cut };
       }
       const next: Resource[] = [];
       for (const spec of specs) {
         if (depth > 1 && !spec.iterate) continue;
-        for (const r of spec.reverse ? this.revIncluded(repo, frontier, spec, deadline) : this.included(repo, frontier, spec, deadline)) {
+        for (const r of round(spec)) {
           const key = `${r.resourceType}/${r.id}`;
           if (seen.has(key)) continue;
           if (out.length >= limits.maxIncludedResources) {
@@ -305,6 +309,11 @@ export class SearchEngine {
     const values = plan.layers.flatMap((layer, i) => [layer, type, ...plan.layers.slice(0, i), layer, ...keys]);
     return this.stmt(db, `SELECT * FROM (${branches.join(' UNION ALL ')}) ORDER BY id`).all(...values) as Row[];
   }
+}
+
+function someNew(resources: Iterable<Resource>, seen: Set<string>): boolean {
+  for (const r of resources) if (!seen.has(`${r.resourceType}/${r.id}`)) return true;
+  return false;
 }
 
 function includeCut(diagnostics: string): OperationOutcomeIssue {

@@ -25,6 +25,10 @@ t.test(':iterate stops after maxIncludeDepth rounds (default 3) and says so', as
 
   const shallow = await call('GET', '/Patient?_id=p&_include=Patient:organization');
   t.same(byMode(bodyOf<Bundle>(shallow)).outcome, [], 'nothing cut, no outcome entry');
+  // From org2 the chain ends within three rounds (org3, org4, org5): nothing is cut, so nothing is reported.
+  const whole = byMode(bodyOf<Bundle>(await call('GET', '/Organization?_id=org2&_include:iterate=Organization:partof')));
+  t.same(ids(whole.include), ['Organization/org3', 'Organization/org4', 'Organization/org5']);
+  t.same(whole.outcome, [], 'the round after the last found nothing new: no outcome entry');
 });
 
 t.test('the worst-case include query answers, with at most maxIncludedResources included', async (t) => {
