@@ -33,13 +33,13 @@ program
   .action(async (opts: { port: number; host: string; db: string; baseUrl?: string; trustProxy?: string; maxSessions: number; maxSessionsPerClient: number; sessionCreatesPerMinute: number; patients: number; logLevel: LogLevel }) => {
     const { mkdirSync } = await import('node:fs');
     const { dirname } = await import('node:path');
-    // A malformed base URL stops the server before it seeds or listens.
+    // A malformed base URL (from the flag or the environment) stops the server before it seeds or listens.
     const { isUnspecified, parseBaseUrl } = await import('../server/http/public-url.ts');
     if (opts.baseUrl !== undefined) {
       try {
         parseBaseUrl(opts.baseUrl);
       } catch (err) {
-        throw new InvalidArgumentError((err as Error).message);
+        program.error(`error: --base-url / EHR_GYM_BASE_URL: ${(err as Error).message}`);
       }
     }
     if (opts.db !== ':memory:') mkdirSync(dirname(opts.db), { recursive: true });
