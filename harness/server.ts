@@ -32,7 +32,7 @@ export async function startBenchServer(options: ServerOptions = {}): Promise<Ben
   const { app, context } = buildApp({ dbPath: options.dbPath ?? ':memory:', gym: { maxSessions: 10_000, ...noClientLimits }, ...(tasks ? { tasks } : {}) });
   let seeded: string | undefined;
   if ((options.patients ?? 0) > 0) {
-    // A static import and no catch: a broken seed stops the run instead of serving an empty benchmark database.
+    // A static import, and a failed seed stops the start (the app closed) instead of serving an empty database.
     try {
       ensureDefaultPopulation(context.store, { patients: options.patients!, seed: options.seed ?? 1, progress: options.seedProgress ?? false });
     } catch (error) {
