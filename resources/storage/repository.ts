@@ -148,13 +148,30 @@ export class Repository {
       `SELECT h.sandbox, h.type, h.id, h.version, h.last_updated, h.deleted, ${HISTORY_JSON_SQL} AS json
        FROM resource_history h WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
       .all(...params, sqlInteger(query.count), sqlInteger(query.offset)) as HistoryRow[];
-    return {
-      total,
-      versions: rows.map((r) => ({
-        sandbox: r.sandbox, type: r.type, id: r.id, version: r.version, lastUpdated: r.last_updated,
-        deleted: r.deleted === 1, json: r.json,
-      })),
-    };
+    return { total, versions: rows.map(toStoredVersion) };
+  }
+
+  /**
+   * Position of this sandbox's newest write in the store's write order (0 before any). The sandbox's own newest row
+   * stays in place until the sandbox is cleared, so every later write gets a larger position.
+   */
+  writePosition(): number {
+    const row = this.prepare('SELECT max(rowid) AS w FROM resource_history WHERE sandbox = ?').get(this.sandbox.name) as { w: number | null } | undefined;
+    return row?.w ?? 0;
+  }
+
+  /** When this sandbox itself last wrote (its clock's instant), if it ever did. */
+  lastWriteTime(): string | undefined {
+    const row = this.prepare('SELECT max(last_updated) AS t FROM resource_history WHERE sandbox = ?').get(this.sandbox.name) as { t: string | null } | undefined;
+    return row?.t ?? undefined;
+  }
+
+  /** Every version this sandbox itself wrote after `position` (writePosition), oldest first. */
+  writesAfter(position: number): StoredVersion[] {
+    const rows = this.prepare(
+      `SELECT h.sandbox, h.type, h.id, h.version, h.last_updated, h.deleted, ${HISTORY_JSON_SQL} AS json
+       FROM resource_history h WHERE h.sandbox = ? AND h.rowid > ? ORDER BY h.rowid`).all(this.sandbox.name, sqlInteger(position)) as HistoryRow[];
+    return rows.map(toStoredVersion);
   }
 
   /** Run fn atomically: every write inside commits together or not at all. */
@@ -176,6 +193,10 @@ export class Repository {
       throw new FhirError(403, [issue('error', 'forbidden', `The ${this.sandbox.name} data set is read-only`)]);
     }
   }
+}
+
+function toStoredVersion(r: HistoryRow): StoredVersion {
+  return { sandbox: r.sandbox, type: r.type, id: r.id, version: r.version, lastUpdated: r.last_updated, deleted: r.deleted === 1, json: r.json };
 }
 
 /** SQLite binds numbers past 2^53 as reals, which LIMIT/OFFSET reject; a huge page offset simply means "past the end". */

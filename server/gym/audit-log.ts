@@ -82,6 +82,7 @@ export class AuditLog {
       writes: db.prepare<[string], { n: number }>(
         'SELECT count(*) AS n FROM gym_audit WHERE sandbox = ? AND write = 1'),
       clear: db.prepare('DELETE FROM gym_audit WHERE sandbox = ?'),
+      lastTime: db.prepare<[string], { time: string }>("SELECT time FROM gym_audit WHERE sandbox = ? AND method <> 'NOTE' ORDER BY seq DESC LIMIT 1"),
     };
     this.writePending = db.transaction(() => {
       for (const [sandbox, entry] of this.pending) this.insert(sandbox, entry);
@@ -155,6 +156,12 @@ export class AuditLog {
   }
 
   /** Entries after `afterSeq`, oldest first. */
+  /** The session-clock time of the sandbox's newest entry, if any. */
+  lastTime(sandbox: string): string | undefined {
+    this.flush();
+    return this.stmts.lastTime.get(sandbox)?.time;
+  }
+
   entries(sandbox: string, afterSeq = 0, limit = 10000): AuditEntry[] {
     this.flush();
     return this.stmts.list.all(sandbox, afterSeq, limit).map((row) => {

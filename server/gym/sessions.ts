@@ -137,8 +137,6 @@ export class SessionManager {
          ON CONFLICT (id) DO UPDATE SET meta = excluded.meta, last_active = excluded.last_active`),
       touch: db.prepare('UPDATE gym_session SET last_active = ? WHERE id = ?'),
       remove: db.prepare('DELETE FROM gym_session WHERE id = ?'),
-      lastWrite: db.prepare<[string], { t: string | null }>('SELECT max(last_updated) AS t FROM resource_history WHERE sandbox = ?'),
-      lastAudit: db.prepare<[string], { time: string }>('SELECT time FROM gym_audit WHERE sandbox = ? ORDER BY seq DESC LIMIT 1'),
     };
     const now = this.settings.wallTime();
     this.defaultSession = {
@@ -320,9 +318,8 @@ export class SessionManager {
   /** After a restart the clock resumes after the last instant it handed out, so history stays in order. */
   private revive(meta: SessionMeta, lastActive: number): LiveSession {
     let start = Date.parse(meta.now);
-    const lastWrite = this.stmts.lastWrite.get(meta.id)?.t;
-    const lastAudit = this.stmts.lastAudit.get(meta.id)?.time;
-    for (const t of [lastWrite, lastAudit]) if (t) start = Math.max(start, Date.parse(t) + 1);
+    const written = this.repositoryOf(meta.id, new Date(start)).lastWriteTime();
+    for (const t of [written, this.audit.lastTime(meta.id)]) if (t) start = Math.max(start, Date.parse(t) + 1);
     return { meta, repo: this.repositoryOf(meta.id, new Date(start)), lastActive, persistedActive: lastActive };
   }
 
