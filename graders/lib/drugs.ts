@@ -26,7 +26,7 @@ function codedIngredients(concept: CodeableConcept | undefined): string[] {
 /**
  * Canonical (lower-case) ingredient names of a medication: from its held RxNorm codes when it has any (a code is the
  * prescriber's exact statement and wins over free text), otherwise from every drug name in its text, coding displays
- * and `text`. Includes ingredients known by name only (erenumab, linezolid, ...: UNCODED_INGREDIENTS in
+ * and `text`. Includes ingredients known by name only (atogepant, apalutamide, ...: UNCODED_INGREDIENTS in
  * seed/codes/rxnorm/brands.ts), which have no RXCUI in our table.
  */
 export function drugIngredientNames(concept: CodeableConcept | undefined, text?: string): string[] {

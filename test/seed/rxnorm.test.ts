@@ -132,9 +132,17 @@ t.test('antibiotic ingredients read from the NLM tree, and their products', asyn
   t.equal(rxcuiOfIngredient('vancomycin'), '11124', 'vancomycin read from the NLM export (V.json)');
   t.same(RXNORM_CONCEPTS['201848'].ingredients, ['11124'], 'vancomycin 125 MG Oral Capsule [Vancocin]');
   t.same(RXNORM_DRUG_NAMES.find('Zosyn 4.5 g'), ['piperacillin', 'tazobactam']);
+  t.same(RXNORM_CONCEPTS['74170'], { display: 'Zosyn', tty: 'BN', ingredients: ['8339', '37617'] }, 'Zosyn is a BN of both ingredients');
+  t.same(RXNORM_CONCEPTS['74169'], { display: 'piperacillin / tazobactam', tty: 'MIN', ingredients: ['8339', '37617'] });
+  t.same(RXNORM_CONCEPTS['57773'], { display: 'Unasyn', tty: 'BN', ingredients: ['733', '10167'] }, 'Unasyn is ampicillin and sulbactam');
+  t.same(RXNORM_CONCEPTS['1659592'].ingredients, ['733', '10167'], 'ampicillin 1000 MG / sulbactam 500 MG Injection');
+  t.same(RXNORM_DRUG_NAMES.exact('Monurol'), ['fosfomycin'], 'fosfomycin has no BN in the export: Monurol is a name');
+  t.ok(RXNORM_CONCEPTS['4550'].synonyms?.includes('Monurol'), 'and a synonym of the fosfomycin IN');
 });
 
 t.test('ingredients not read from a source are known by name and brand, never given a code', async (t) => {
+  t.same(Object.keys(UNCODED_INGREDIENTS).sort(), ['aclidinium', 'apalutamide', 'atogepant', 'fluoxymesterone', 'nandrolone', 'oxymetholone'],
+    'no source for the IN (atogepant, aclidinium, apalutamide) or no current US product (the anabolic steroids)');
   for (const [name, brands] of Object.entries(UNCODED_INGREDIENTS)) {
     t.equal(rxcuiOfIngredient(name), undefined, `${name}: no code read from a source, none invented`);
     t.same(RXNORM_DRUG_NAMES.exact(name), [name], `${name} is known by name`);
@@ -154,6 +162,39 @@ const READ_FROM_NLM: [ingredient: string, rxcui: string, brand: string, bn: stri
   ['vibegron', '2472254', 'Gemtesa', '2472316', '2472315', '2472321'],
   ['relugolix', '2472778', 'Orgovyx', '2472784', '2472783', '2472789'],
   ['vancomycin', '11124', 'Vancocin', '202368', '313570', '201848'],
+  ['theophylline', '10438', 'Theo-24', '203388', '313310', '844591'],
+  ['tezepelumab', '2587789', 'Tezspire', '2587796', '2587803', '2587806'],
+];
+
+// Read from the same export with a BN of the ingredient alone (or none) and one SCD, no SBD.
+const READ_FROM_NLM_SCD: [ingredient: string, rxcui: string, brand: string | undefined, bn: string | undefined, scd: string][] = [
+  ['erenumab', '2045613', 'Aimovig', '2045628', '2045627'],
+  ['eptinezumab', '2282660', 'Vyepti', '2283050', '2283049'],
+  ['fremanezumab', '2056691', 'Ajovy', '2056696', '2056695'],
+  ['galcanezumab', '2058846', 'Emgality', '2058873', '2058872'],
+  ['olodaterol', '1546059', 'Striverdi', '1546064', '1546082'],
+  ['glycopyrronium', '1546438', 'Lonhala', '1992567', '197738'],
+  ['levalbuterol', '237159', 'Xopenex', '261702', '311286'],
+  ['omalizumab', '302379', 'Xolair', '356767', '1657209'],
+  ['mepolizumab', '1720597', 'Nucala', '1720602', '1720601'],
+  ['benralizumab', '1989100', 'Fasenra', '1989105', '1989104'],
+  ['dupilumab', '1876376', 'Dupixent', '1876402', '1876401'],
+  ['trospium', '236778', undefined, undefined, '857560'],
+  ['bempedoic acid', '2282403', 'Nexletol', '2282409', '2282408'],
+  ['icosapent ethyl', '1304974', 'Vascepa', '1304980', '1304979'],
+  ['pegloticase', '1011650', 'Krystexxa', '1011654', '1011653'],
+  ['darolutamide', '2180325', 'Nubeqa', '2180331', '2180330'],
+  ['triptorelin', '38782', 'Trelstar', '905054', '199821'],
+  ['histrelin', '50975', 'Supprelin', '220125', '1740437'],
+  ['flutamide', '4508', 'Eulexin', '151668', '197726'],
+  ['nilutamide', '31805', 'Nilandron', '218741', '311982'],
+  ['oxandrolone', '7779', undefined, undefined, '198056'],
+  ['teriparatide', '32915', 'Forteo', '352657', '1435115'],
+  ['abaloparatide', '1921069', undefined, undefined, '1921075'],
+  ['nafcillin', '7233', undefined, undefined, '1721458'],
+  ['oxacillin', '7773', undefined, undefined, '1743547'],
+  ['linezolid', '190376', 'Zyvox', '261710', '311347'],
+  ['fosfomycin', '4550', undefined, undefined, '808917'],
 ];
 
 t.test('ingredients read from the NLM export: IN, BN and products linked', async (t) => {
@@ -168,6 +209,35 @@ t.test('ingredients read from the NLM export: IN, BN and products linked', async
   t.same(RXNORM_DRUG_NAMES.exact('SZC'), ['sodium zirconium cyclosilicate']);
   t.equal(rxcuiOfIngredient('romosozumab'), '2123126');
   t.equal(RXNORM_CONCEPTS['2123186'].display, 'Evenity');
+  for (const [ingredient, rxcui, brand, bn, scd] of READ_FROM_NLM_SCD) {
+    t.equal(rxcuiOfIngredient(ingredient), rxcui, `${ingredient} is ${rxcui}`);
+    t.same([RXNORM_CONCEPTS[rxcui].display, RXNORM_CONCEPTS[rxcui].tty], [ingredient, 'IN'], `${rxcui} is the IN ${ingredient}`);
+    if (bn) t.same(RXNORM_CONCEPTS[bn], { display: brand, tty: 'BN', ingredients: [rxcui] }, `${brand} is a BN of ${ingredient}`);
+    t.same(RXNORM_CONCEPTS[scd].ingredients, [rxcui], `SCD ${scd} "${RXNORM_CONCEPTS[scd].display}" is ${ingredient}`);
+  }
+});
+
+t.test('glycopyrrolate: the IN is glycopyrronium, the US name its PIN; both names find it', async (t) => {
+  t.same(RXNORM_CONCEPTS['4955'], { display: 'glycopyrrolate', tty: 'PIN', ingredients: ['1546438'], formOf: '1546438' });
+  t.same(RXNORM_DRUG_NAMES.exact('glycopyrrolate'), ['glycopyrronium']);
+  t.ok(RXNORM_CONCEPTS['1546438'].synonyms?.includes('glycopyrrolate'), 'a synonym of the IN, so a search by either name returns it');
+  t.same(RXNORM_DRUG_NAMES.exact('Seebri'), ['glycopyrronium'], 'Seebri has no current SBD: a name');
+  t.same(RXNORM_CONCEPTS['1790640'], { display: 'Bevespi', tty: 'BN', ingredients: ['25255', '1546438'] }, 'Bevespi: formoterol and glycopyrronium');
+  t.same(RXNORM_CONCEPTS['2387325'].ingredients, ['19831', '25255', '1546438'], 'Breztri: budesonide, formoterol, glycopyrronium');
+});
+
+t.test('combination brands are brands of every ingredient; brands of other drugs are not listed', async (t) => {
+  t.same(RXNORM_CONCEPTS['1651267'], { display: 'Stiolto', tty: 'BN', ingredients: ['1546059', '69120'] }, 'Stiolto: olodaterol and tiotropium');
+  t.same(RXNORM_CONCEPTS['1944780'], { display: 'Duzallo', tty: 'BN', ingredients: ['519', '1731031'] }, 'Duzallo: allopurinol and lesinurad');
+  t.same(RXNORM_CONCEPTS['1944779'].ingredients, ['519', '1731031']);
+  t.same(RXNORM_CONCEPTS['2283229'], { display: 'bempedoic acid / ezetimibe', tty: 'MIN', ingredients: ['2282403', '341248'] });
+  t.same(RXNORM_CONCEPTS['2283231'].ingredients, ['2282403', '341248'], 'Nexlizet');
+  t.same(RXNORM_CONCEPTS['2587790'], { display: 'tezepelumab-ekko', tty: 'PIN', ingredients: ['2587789'], formOf: '2587789' });
+  t.same(RXNORM_CONCEPTS['38891'].formOf, '236778', 'trospium chloride is trospium');
+  t.same(RXNORM_DRUG_NAMES.exact('Sanctura'), ['trospium']);
+  t.equal(RXNORM_DRUG_NAMES.exact('Cobenfy'), undefined, 'Cobenfy (trospium with xanomeline) is not a trospium brand');
+  t.equal(RXNORM_DRUG_NAMES.exact('Yorvipath'), undefined, 'Yorvipath (palopegteriparatide) is not teriparatide');
+  t.same(RXNORM_DRUG_NAMES.exact('Tymlos'), ['abaloparatide'], 'no BN code read: a name');
 });
 
 t.test('umeclidinium / vilanterol is a MIN of both ingredients; umeclidinium alone is the IN', async (t) => {

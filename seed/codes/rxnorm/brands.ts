@@ -51,6 +51,48 @@ export const BRAND_CONCEPTS: readonly BrandRow[] = [
   { rxcui: '2123186', name: 'Evenity', ingredients: ['romosozumab'] }, // NLM R
   { rxcui: '202368', name: 'Vancocin', ingredients: ['vancomycin'] }, // NLM V
   { rxcui: '2000128', name: 'Firvanq', ingredients: ['vancomycin'] }, // NLM V
+  // CGRP antibodies
+  { rxcui: '2045628', name: 'Aimovig', ingredients: ['erenumab'] }, // NLM E
+  { rxcui: '2283050', name: 'Vyepti', ingredients: ['eptinezumab'] }, // NLM E
+  { rxcui: '2056696', name: 'Ajovy', ingredients: ['fremanezumab'] }, // NLM F
+  { rxcui: '2058873', name: 'Emgality', ingredients: ['galcanezumab'] }, // NLM G
+  // Asthma/COPD: the LAMA/LABA and triple combinations are BNs of every ingredient they hold
+  { rxcui: '1546064', name: 'Striverdi', ingredients: ['olodaterol'] }, // NLM O
+  { rxcui: '1651267', name: 'Stiolto', ingredients: ['olodaterol', 'tiotropium'] }, // NLM O
+  { rxcui: '152322', name: 'Robinul', ingredients: ['glycopyrronium'] }, // NLM G
+  { rxcui: '999962', name: 'Cuvposa', ingredients: ['glycopyrronium'] }, // NLM G
+  { rxcui: '1437970', name: 'Glycate', ingredients: ['glycopyrronium'] }, // NLM G
+  { rxcui: '2589275', name: 'Dartisla', ingredients: ['glycopyrronium'] }, // NLM G
+  { rxcui: '1992567', name: 'Lonhala', ingredients: ['glycopyrronium'] }, // NLM G
+  { rxcui: '1790640', name: 'Bevespi', ingredients: ['formoterol', 'glycopyrronium'] }, // NLM G
+  { rxcui: '2387325', name: 'Breztri', ingredients: ['budesonide', 'formoterol', 'glycopyrronium'] }, // NLM G
+  { rxcui: '261702', name: 'Xopenex', ingredients: ['levalbuterol'] }, // NLM L
+  { rxcui: '203388', name: 'Theo-24', ingredients: ['theophylline'] }, // NLM T
+  { rxcui: '203394', name: 'Elixophyllin', ingredients: ['theophylline'] }, // NLM T
+  { rxcui: '356767', name: 'Xolair', ingredients: ['omalizumab'] }, // NLM O
+  { rxcui: '1720602', name: 'Nucala', ingredients: ['mepolizumab'] }, // NLM M
+  { rxcui: '1989105', name: 'Fasenra', ingredients: ['benralizumab'] }, // NLM B
+  { rxcui: '1876402', name: 'Dupixent', ingredients: ['dupilumab'] }, // NLM D
+  { rxcui: '2587796', name: 'Tezspire', ingredients: ['tezepelumab'] }, // NLM T
+  // Lipids, gout
+  { rxcui: '2282409', name: 'Nexletol', ingredients: ['bempedoic acid'] }, // NLM B
+  { rxcui: '2283231', name: 'Nexlizet', ingredients: ['bempedoic acid', 'ezetimibe'] }, // NLM B
+  { rxcui: '1304980', name: 'Vascepa', ingredients: ['icosapent ethyl'] }, // NLM I
+  { rxcui: '1944780', name: 'Duzallo', ingredients: ['allopurinol', 'lesinurad'] }, // NLM L
+  { rxcui: '1011654', name: 'Krystexxa', ingredients: ['pegloticase'] }, // NLM P
+  // Androgen deprivation, bone
+  { rxcui: '2180331', name: 'Nubeqa', ingredients: ['darolutamide'] }, // NLM D
+  { rxcui: '905054', name: 'Trelstar', ingredients: ['triptorelin'] }, // NLM T
+  { rxcui: '1944385', name: 'Triptodur', ingredients: ['triptorelin'] }, // NLM T
+  { rxcui: '220125', name: 'Supprelin', ingredients: ['histrelin'] }, // NLM H
+  { rxcui: '151668', name: 'Eulexin', ingredients: ['flutamide'] }, // NLM F
+  { rxcui: '218741', name: 'Nilandron', ingredients: ['nilutamide'] }, // NLM N
+  { rxcui: '352657', name: 'Forteo', ingredients: ['teriparatide'] }, // NLM T
+  { rxcui: '2716404', name: 'Bonsity', ingredients: ['teriparatide'] }, // NLM T
+  // Antibacterials: the beta-lactam / beta-lactamase inhibitor combinations, the MRSA agent
+  { rxcui: '74170', name: 'Zosyn', ingredients: ['piperacillin', 'tazobactam'] }, // NLM P
+  { rxcui: '57773', name: 'Unasyn', ingredients: ['ampicillin', 'sulbactam'] }, // NLM S
+  { rxcui: '261710', name: 'Zyvox', ingredients: ['linezolid'] }, // NLM L
 ];
 
 /** Brand names (and the shorthand clinicians write for combinations: TMP-SMX, amox-clav) -> ingredient names, for
@@ -113,18 +155,21 @@ export const BRAND_NAMES: Readonly<Record<string, string[]>> = {
   Voltaren: ['diclofenac'], Cataflam: ['diclofenac'], Zorvolex: ['diclofenac'], Mobic: ['meloxicam'], Toradol: ['ketorolac'], Sprix: ['ketorolac'],
   Indocin: ['indomethacin'], Tivorbex: ['indomethacin'], Relafen: ['nabumetone'], Lodine: ['etodolac'], Tylenol: ['acetaminophen'],
   Ultram: ['tramadol'],
-  // Asthma/COPD (Stiolto: tiotropium/olodaterol, and Bevespi: glycopyrrolate/formoterol, are given the ingredients we hold codes for)
+  // Asthma/COPD. Seebri (glycopyrronium) has no current SBD in the NLM export, so no BN code was read.
   Ventolin: ['albuterol'], ProAir: ['albuterol'], Proventil: ['albuterol'], Flovent: ['fluticasone'], Arnuity: ['fluticasone'],
   Pulmicort: ['budesonide'], Qvar: ['beclomethasone'], Asmanex: ['mometasone'], Serevent: ['salmeterol'], Spiriva: ['tiotropium'],
   Atrovent: ['ipratropium'], Singulair: ['montelukast'], Symbicort: ['budesonide', 'formoterol'], Breyna: ['budesonide', 'formoterol'],
   Advair: ['fluticasone', 'salmeterol'], Wixela: ['fluticasone', 'salmeterol'], AirDuo: ['fluticasone', 'salmeterol'],
-  Dulera: ['mometasone', 'formoterol'], Combivent: ['ipratropium', 'albuterol'], Stiolto: ['tiotropium'], Bevespi: ['formoterol'],
+  Dulera: ['mometasone', 'formoterol'], Combivent: ['ipratropium', 'albuterol'], Seebri: ['glycopyrronium'],
   // Acid suppression
   Prilosec: ['omeprazole'], Protonix: ['pantoprazole'], Nexium: ['esomeprazole'], Prevacid: ['lansoprazole'], Aciphex: ['rabeprazole'],
   Dexilant: ['dexlansoprazole'], Pepcid: ['famotidine'], Tagamet: ['cimetidine'], Zantac: ['ranitidine'],
   // Bladder, prostate and anticholinergics
   Ditropan: ['oxybutynin'], Oxytrol: ['oxybutynin'], Gelnique: ['oxybutynin'], Detrol: ['tolterodine'], Vesicare: ['solifenacin'],
   Enablex: ['darifenacin'], Toviaz: ['fesoterodine'], Myrbetriq: ['mirabegron'], Flomax: ['tamsulosin'], Proscar: ['finasteride'],
+  // Sanctura (trospium): no current SBD in the NLM export. Cobenfy, the only BN under trospium there, is trospium with
+  // xanomeline (an antipsychotic), not a bladder brand: not listed.
+  Sanctura: ['trospium'],
   Propecia: ['finasteride'], Benadryl: ['diphenhydramine'], Atarax: ['hydroxyzine'], Vistaril: ['hydroxyzine'],
   'Chlor-Trimeton': ['chlorpheniramine'], Flexeril: ['cyclobenzaprine'], Amrix: ['cyclobenzaprine'], Elavil: ['amitriptyline'],
   Pamelor: ['nortriptyline'],
@@ -145,7 +190,9 @@ export const BRAND_NAMES: Readonly<Record<string, string[]>> = {
   'co-trimoxazole': ['sulfamethoxazole', 'trimethoprim'], Macrobid: ['nitrofurantoin'], Macrodantin: ['nitrofurantoin'], Flagyl: ['metronidazole'],
   Cefzil: ['cefprozil'], Duricef: ['cefadroxil'], Ceclor: ['cefaclor'], Ancef: ['cefazolin'], Maxipime: ['cefepime'],
   'Pen VK': ['penicillin V'], Bicillin: ['penicillin G'], Pfizerpen: ['penicillin G'], Dycill: ['dicloxacillin'],
-  Unasyn: ['ampicillin', 'sulbactam'], Zosyn: ['piperacillin', 'tazobactam'], 'pip-tazo': ['piperacillin', 'tazobactam'],
+  'pip-tazo': ['piperacillin', 'tazobactam'],
+  // Monurol (fosfomycin): the NLM export's fosfomycin row carries no BN
+  Monurol: ['fosfomycin'],
   // Corticosteroids
   Medrol: ['methylprednisolone'], 'Solu-Medrol': ['methylprednisolone'], Decadron: ['dexamethasone'], Orapred: ['prednisolone'],
   Millipred: ['prednisolone'], Cortef: ['hydrocortisone'],
@@ -154,27 +201,22 @@ export const BRAND_NAMES: Readonly<Record<string, string[]>> = {
   Aveed: ['testosterone'], Jatenzo: ['testosterone'], Methitest: ['methyltestosterone'], Lupron: ['leuprolide'], Eligard: ['leuprolide'],
   Zoladex: ['goserelin'], Firmagon: ['degarelix'], Casodex: ['bicalutamide'], Zytiga: ['abiraterone'], Yonsa: ['abiraterone'],
   Xtandi: ['enzalutamide'],
+  // Tymlos (abaloparatide): its BN RXCUI is not quoted by the sources the ingredient code was read from. Yorvipath, which
+  // the export lists under teriparatide, is palopegteriparatide (a hypoparathyroidism drug), not a teriparatide brand.
+  Tymlos: ['abaloparatide'],
 };
 
 /**
  * Ingredients the tasks' conditions are treated with whose RxNorm RXCUI we could not verify from a source: recognised
  * by name (generic and brand) for graders that work with names, but given no RXCUI (never an invented one). Why each is
- * here: [no A] the NLM ingredient export's web/data/A.json is not in the stored copy we read from; [unread] the row was
- * not looked up yet (its letter file is stored: web/data/<letter>.json) - to be read before it is coded.
+ * here: [no A] the NLM ingredient export's web/data/A.json is not in the stored copy we read from, and no other public
+ * source quoting the IN RXCUI was found (aclidinium's SCDs appear in an EMA mapping, but not its IN); [no current
+ * product] the export lists only ingredients with current US products and has no row for them (neighbours read:
+ * naltrexone -> naphazoline, fluoxetine / olanzapine -> fluphenazine, oxymetazoline -> oxymorphone).
  */
 export const UNCODED_INGREDIENTS: Readonly<Record<string, string[]>> = {
-  // CGRP antibodies [unread: E, F, G]; atogepant [no A]
-  erenumab: ['Aimovig'], fremanezumab: ['Ajovy'], galcanezumab: ['Emgality'], eptinezumab: ['Vyepti'], atogepant: ['Qulipta'],
-  // Inhaled bronchodilators: olodaterol [unread: O], glycopyrrolate [unread: G], aclidinium [no A]
-  olodaterol: ['Striverdi'], aclidinium: ['Tudorza'], glycopyrrolate: ['Lonhala', 'Seebri'],
-  // Bladder: trospium [unread: T]
-  trospium: ['Sanctura'],
-  // Androgen deprivation: apalutamide [no A]; darolutamide [unread: D]; triptorelin [unread: T]
-  apalutamide: ['Erleada'], darolutamide: ['Nubeqa'], triptorelin: ['Trelstar'],
-  // Lipids and bone [unread: B, I, T]
-  'bempedoic acid': ['Nexletol'], 'icosapent ethyl': ['Vascepa'], teriparatide: ['Forteo'],
-  // Antibacterials [unread: N, O, P, T, S, L, F]: the penicillinase-resistant and antipseudomonal penicillins, the
-  // beta-lactamase inhibitors, the MRSA agent, the single-dose UTI agent.
-  nafcillin: [], oxacillin: [], piperacillin: [], tazobactam: [], sulbactam: [],
-  linezolid: ['Zyvox'], fosfomycin: ['Monurol'],
+  // [no A]
+  atogepant: ['Qulipta'], aclidinium: ['Tudorza'], apalutamide: ['Erleada'],
+  // [no current product]: anabolic steroids (the prostate-cancer task's ANDROGENS)
+  nandrolone: [], fluoxymesterone: [], oxymetholone: [],
 };

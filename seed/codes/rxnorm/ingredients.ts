@@ -20,6 +20,11 @@
 //           graders of this repository.
 //   [NLM-C] the same NLM ingredient tree export, davidanderson3/rxnorm-ingredients web/data/C.json (cephalosporins:
 //           each IN row read with its SCDC/SCD/SBD children).
+//   [i2b2]  the stored copy of the export has no web/data/A.json; abaloparatide's IN is quoted in the docstring example
+//           of an RxNorm-to-NDC metadata builder (jayped005/build_i2b2_rxnorm_ndc_metadata rxnorm_code_maps.py:
+//           "1921069 : [...] abaloparatide : abaloparatide 2 MG/ML Pen Injector (SCD) ... [Tymlos] (SBD)"), and its SCD
+//           1921075 in the EMA-to-RxNorm mapping of Eladynos (mi-erasmusmc/ema-authorised-to-rxnorm-mappings
+//           data/ema/ema_product_pdfs/005928/mapping.tsv).
 // Ingredients whose RXCUI could not be verified are not given a code (see UNCODED_INGREDIENTS in ./brands.ts).
 
 export interface IngredientRow {
@@ -63,9 +68,11 @@ export const INGREDIENTS: readonly IngredientRow[] = [
   // cyclosilicate
   IN('8591', 'potassium chloride', 'KCl'),
   IN('1716203', 'patiromer'), IN('56512', 'sodium polystyrene sulfonate'), IN('2047628', 'sodium zirconium cyclosilicate', 'SZC'),
-  // --- Lipid-lowering: statins [VSAC Statin Allergen]; ezetimibe, PCSK9 antibodies [known]
+  // --- Lipid-lowering: statins [VSAC Statin Allergen]; ezetimibe, PCSK9 antibodies [known]; bempedoic acid [NLM B];
+  // icosapent ethyl [NLM I]
   IN('83367', 'atorvastatin'), IN('301542', 'rosuvastatin'), IN('36567', 'simvastatin'), IN('42463', 'pravastatin'), IN('6472', 'lovastatin'),
   IN('41127', 'fluvastatin'), IN('861634', 'pitavastatin'), IN('341248', 'ezetimibe'), IN('1665684', 'evolocumab'), IN('1659152', 'alirocumab'),
+  IN('2282403', 'bempedoic acid'), IN('1304974', 'icosapent ethyl'),
   // --- Anticoagulants [VSAC Anticoagulant Medications]; dabigatran etexilate is the RxNorm ingredient [NLM D.json]
   IN('1364430', 'apixaban'), IN('1114195', 'rivaroxaban'), IN('1599538', 'edoxaban'), IN('1037042', 'dabigatran etexilate', 'dabigatran'),
   IN('11289', 'warfarin'), IN('67108', 'enoxaparin'), IN('67109', 'dalteparin'), IN('321208', 'fondaparinux'), IN('5224', 'heparin'),
@@ -87,6 +94,8 @@ export const INGREDIENTS: readonly IngredientRow[] = [
   IN('46041', 'alendronate'), IN('73056', 'risedronate'), IN('115264', 'ibandronate'), IN('77655', 'zoledronic acid', 'zoledronate'),
   IN('993449', 'denosumab'), IN('72143', 'raloxifene'),
   IN('519', 'allopurinol'), IN('73689', 'febuxostat'), IN('8698', 'probenecid'), IN('2683', 'colchicine'),
+  // lesinurad [NLM L] (its only current products are the allopurinol combination, Duzallo); pegloticase [NLM P]
+  IN('1731031', 'lesinurad'), IN('1011650', 'pegloticase'),
   // --- Analgesics: ibuprofen [seed]; celecoxib, diclofenac, tramadol [CPIC]; the others [known]
   IN('5640', 'ibuprofen'), IN('7258', 'naproxen'), IN('140587', 'celecoxib'), IN('3355', 'diclofenac'), IN('41493', 'meloxicam'),
   IN('35827', 'ketorolac'), IN('5781', 'indomethacin', 'indometacin'), IN('31448', 'nabumetone'), IN('24605', 'etodolac'),
@@ -97,23 +106,33 @@ export const INGREDIENTS: readonly IngredientRow[] = [
   IN('435', 'albuterol', 'salbutamol'), IN('41126', 'fluticasone'), IN('19831', 'budesonide'), IN('1347', 'beclomethasone'),
   IN('108118', 'mometasone'), IN('25255', 'formoterol'), IN('36117', 'salmeterol'), IN('1424884', 'vilanterol'),
   IN('69120', 'tiotropium'), IN('1487514', 'umeclidinium'), IN('7213', 'ipratropium'), IN('88249', 'montelukast'),
-  // revefenacin [NLM R]; zafirlukast, zileuton [NLM Z]; reslizumab [NLM R]
+  // revefenacin [NLM R]; zafirlukast, zileuton [NLM Z]; reslizumab [NLM R]; olodaterol, omalizumab [NLM O];
+  // levalbuterol [NLM L]; theophylline, tezepelumab [NLM T]; mepolizumab [NLM M]; benralizumab [NLM B]; dupilumab
+  // [NLM D]. Glycopyrronium [NLM G] is RxNorm's IN; the US name glycopyrrolate is its PIN 4955 (PRECISE_INGREDIENTS)
+  // and is also a synonym here, so either name finds the ingredient. Aclidinium: see UNCODED_INGREDIENTS.
   IN('2102775', 'revefenacin'), IN('114970', 'zafirlukast'), IN('40575', 'zileuton'), IN('1746889', 'reslizumab'),
+  IN('1546059', 'olodaterol'), IN('1546438', 'glycopyrronium', 'glycopyrrolate'), IN('237159', 'levalbuterol'),
+  IN('10438', 'theophylline'), IN('302379', 'omalizumab'), IN('1720597', 'mepolizumab'), IN('1989100', 'benralizumab'),
+  IN('1876376', 'dupilumab'), IN('2587789', 'tezepelumab'),
   // --- Acid suppression: omeprazole [seed]; other PPIs [CPIC]; H2 blockers [ATC A02BA]
   IN('7646', 'omeprazole'), IN('40790', 'pantoprazole'), IN('283742', 'esomeprazole'), IN('17128', 'lansoprazole'), IN('114979', 'rabeprazole'),
   IN('816346', 'dexlansoprazole'), IN('4278', 'famotidine'), IN('2541', 'cimetidine'), IN('9143', 'ranitidine'),
   // --- Bladder and prostate: tolterodine, darifenacin, fesoterodine [CPIC]; tamsulosin [seed]; the others [known]
   IN('32675', 'oxybutynin'), IN('119565', 'tolterodine'), IN('322167', 'solifenacin'), IN('136198', 'darifenacin'), IN('797195', 'fesoterodine'),
   IN('1300786', 'mirabegron'), IN('77492', 'tamsulosin'), IN('25025', 'finasteride'), IN('2472254', 'vibegron'), // vibegron [NLM V]
+  IN('236778', 'trospium'), // trospium [NLM T]; its salt trospium chloride is the PIN
   // --- Other strongly anticholinergic drugs (AGS Beers 2023 Table 7): amitriptyline, nortriptyline, paroxetine [CPIC];
   // the others [known]
   IN('3498', 'diphenhydramine'), IN('5553', 'hydroxyzine'), IN('2400', 'chlorpheniramine'), IN('21949', 'cyclobenzaprine'),
   // --- Dementia: donepezil [seed]; galantamine [CPIC]; memantine, rivastigmine [known]
   IN('135447', 'donepezil'), IN('6719', 'memantine'), IN('183379', 'rivastigmine'), IN('4637', 'galantamine'),
   // --- Migraine: sumatriptan [seed]; ubrogepant [NLM U.json]; rimegepant [NLM R]; zavegepant [NLM Z]; valproic acid
-  // [CPIC]; the others [known]. The CGRP antibodies and atogepant: see UNCODED_INGREDIENTS.
+  // [CPIC]; the others [known]. CGRP antibodies: erenumab, eptinezumab [NLM E]; fremanezumab [NLM F]; galcanezumab
+  // [NLM G] (their products name the suffixed biologic, "erenumab-aooe", read as the ingredient). Atogepant: see
+  // UNCODED_INGREDIENTS.
   IN('37418', 'sumatriptan'), IN('88014', 'rizatriptan'), IN('135775', 'zolmitriptan'), IN('38404', 'topiramate'), IN('2268216', 'ubrogepant'),
   IN('2282307', 'rimegepant'), IN('2637955', 'zavegepant'), IN('11118', 'valproic acid', 'valproate'),
+  IN('2045613', 'erenumab'), IN('2056691', 'fremanezumab'), IN('2058846', 'galcanezumab'), IN('2282660', 'eptinezumab'),
   // --- Antidepressants [CPIC] / [ATC N06A]; sertraline, escitalopram [seed]
   IN('36437', 'sertraline'), IN('321988', 'escitalopram'), IN('2556', 'citalopram'), IN('4493', 'fluoxetine'), IN('32937', 'paroxetine'),
   IN('42355', 'fluvoxamine'), IN('39786', 'venlafaxine'), IN('734064', 'desvenlafaxine'), IN('72625', 'duloxetine'), IN('42347', 'bupropion'),
@@ -128,25 +147,30 @@ export const INGREDIENTS: readonly IngredientRow[] = [
   IN('18631', 'azithromycin'), IN('21212', 'clarithromycin'), IN('4053', 'erythromycin'), IN('2582', 'clindamycin'),
   IN('10180', 'sulfamethoxazole'), IN('10831', 'trimethoprim'), IN('7454', 'nitrofurantoin'), IN('6922', 'metronidazole'),
   // Cephalosporins [NLM-C] (cefaclor is 2176 and cefadroxil 2177 there; cefdinir 25037, cefpodoxime 20489 above agree).
-  // Vancomycin [NLM V]. Nafcillin, oxacillin, piperacillin / tazobactam, sulbactam, linezolid, fosfomycin: see
-  // UNCODED_INGREDIENTS.
+  // Vancomycin [NLM V]; nafcillin [NLM N]; oxacillin [NLM O]; piperacillin [NLM P]; tazobactam [NLM T]; sulbactam
+  // [NLM S]; linezolid [NLM L]; fosfomycin [NLM F].
   IN('25033', 'cefixime'), IN('19552', 'cefprozil'), IN('2177', 'cefadroxil'), IN('2176', 'cefaclor'), IN('2180', 'cefazolin'),
   IN('20481', 'cefepime'), IN('11124', 'vancomycin'),
+  IN('7233', 'nafcillin'), IN('7773', 'oxacillin'), IN('8339', 'piperacillin'), IN('37617', 'tazobactam'), IN('10167', 'sulbactam'),
+  IN('190376', 'linezolid'), IN('4550', 'fosfomycin'),
   // --- Systemic corticosteroids: prednisone [seed]; the others [known]
   IN('8640', 'prednisone'), IN('6902', 'methylprednisolone'), IN('3264', 'dexamethasone'), IN('8638', 'prednisolone'), IN('5492', 'hydrocortisone'),
-  // --- Androgens and androgen-deprivation therapy [known]; relugolix [NLM R]; apalutamide, darolutamide, triptorelin:
-  // see UNCODED_INGREDIENTS
+  // --- Androgens and androgen-deprivation therapy [known]; relugolix [NLM R]; darolutamide [NLM D]; triptorelin
+  // [NLM T]; histrelin [NLM H]; flutamide [NLM F]; nilutamide [NLM N]; oxandrolone [NLM O]. Apalutamide, nandrolone,
+  // fluoxymesterone, oxymetholone: see UNCODED_INGREDIENTS
   IN('10379', 'testosterone'), IN('6904', 'methyltestosterone'), IN('42375', 'leuprolide', 'leuprorelin'), IN('50610', 'goserelin'),
   IN('475230', 'degarelix'), IN('83008', 'bicalutamide'), IN('1100072', 'abiraterone'), IN('1307298', 'enzalutamide'),
-  IN('2472778', 'relugolix'),
-  // --- Bone: romosozumab [NLM R]; teriparatide: see UNCODED_INGREDIENTS
-  IN('2123126', 'romosozumab'),
+  IN('2472778', 'relugolix'), IN('2180325', 'darolutamide'), IN('38782', 'triptorelin'), IN('50975', 'histrelin'),
+  IN('4508', 'flutamide'), IN('31805', 'nilutamide'), IN('7779', 'oxandrolone'),
+  // --- Bone: romosozumab [NLM R]; teriparatide [NLM T]; abaloparatide [i2b2]
+  IN('2123126', 'romosozumab'), IN('32915', 'teriparatide'), IN('1921069', 'abaloparatide'),
   // --- Other drugs the population generator emits [seed]
   IN('114477', 'levetiracetam'), IN('5521', 'hydroxychloroquine', 'HCQ'), IN('6851', 'methotrexate'), IN('52582', 'mesalamine', 'mesalazine'),
   IN('24947', 'ferrous sulfate'), IN('6218', 'lactulose'), IN('1433868', 'dolutegravir'),
 ];
 
-/** Precise ingredients (salts and forms) whose RXCUIs were read from a source [VSAC Anticoagulant Medications; CPIC]. */
+/** Precise ingredients (salts and forms) whose RXCUIs were read from a source [VSAC Anticoagulant Medications; CPIC;
+ * NLM G, T, H: the PIN rows of the export]. */
 export const PRECISE_INGREDIENTS: readonly PreciseIngredientRow[] = [
   { rxcui: '114194', name: 'warfarin sodium', of: '11289' },
   { rxcui: '1037041', name: 'dabigatran etexilate mesylate', of: '1037042' },
@@ -157,6 +181,10 @@ export const PRECISE_INGREDIENTS: readonly PreciseIngredientRow[] = [
   { rxcui: '82137', name: 'dalteparin sodium', of: '67109' },
   { rxcui: '322154', name: 'fondaparinux sodium', of: '321208' },
   { rxcui: '50121', name: 'fluticasone propionate', of: '41126' },
+  { rxcui: '4955', name: 'glycopyrrolate', of: '1546438' },
+  { rxcui: '38891', name: 'trospium chloride', of: '236778' },
+  { rxcui: '2587790', name: 'tezepelumab-ekko', of: '2587789' },
+  { rxcui: '1294622', name: 'histrelin acetate', of: '50975' },
 ];
 
 export interface MultipleIngredientRow {
@@ -167,9 +195,12 @@ export interface MultipleIngredientRow {
 
 /** Multiple-ingredient concepts (MIN), the ingredient set of a combination; the ingredients are read from the name.
  * Source: NLM ingredient tree export, davidanderson3/rxnorm-ingredients web/data/U.json ("umeclidinium / vilanterol",
- * TTY MIN, parent of the Anoro SCDs 1487527 and 1487519). */
+ * TTY MIN, parent of the Anoro SCDs 1487527 and 1487519), P.json ("piperacillin / tazobactam", the Zosyn set) and
+ * B.json ("bempedoic acid / ezetimibe", the Nexlizet set). */
 export const MULTIPLE_INGREDIENTS: readonly MultipleIngredientRow[] = [
   { rxcui: '1487518', name: 'umeclidinium / vilanterol' },
+  { rxcui: '74169', name: 'piperacillin / tazobactam' },
+  { rxcui: '2283229', name: 'bempedoic acid / ezetimibe' },
 ];
 
 export interface RemappedRow {

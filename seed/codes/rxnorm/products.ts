@@ -482,6 +482,42 @@ export const CLINICAL_DRUGS: readonly ProductRow[] = [
   ['2472315', 'vibegron 75 MG Oral Tablet'],
   ['2472783', 'relugolix 120 MG Oral Tablet'],
   ['313570', 'vancomycin 125 MG Oral Capsule'],
+  // The same export, one SCD under each row read for issue 13 (web/data/<letter>.json, the letter of the ingredient)
+  ['2045627', '1 ML erenumab-aooe 70 MG/ML Prefilled Syringe'],
+  ['2283049', '1 ML eptinezumab-jjmr 100 MG/ML Injection'],
+  ['2056695', '1.5 ML fremanezumab-vfrm 150 MG/ML Prefilled Syringe'],
+  ['2058872', '1 ML galcanezumab-gnlm 120 MG/ML Auto-Injector'],
+  ['1546082', '60 ACTUAT olodaterol 0.0025 MG/ACTUAT Inhalation Spray'],
+  ['197738', 'glycopyrrolate 1 MG Oral Tablet'],
+  ['311286', 'levalbuterol 0.21 MG/ML Inhalation Solution'],
+  ['317769', 'theophylline 300 MG Extended Release Oral Tablet'],
+  ['313310', 'theophylline 300 MG Extended Release Oral Capsule'],
+  ['1657209', 'omalizumab 150 MG Injection'],
+  ['1720601', 'mepolizumab 100 MG Injection'],
+  ['1989104', '1 ML benralizumab 30 MG/ML Prefilled Syringe'],
+  ['1876401', '2 ML dupilumab 150 MG/ML Prefilled Syringe'],
+  ['2587803', '1.91 ML tezepelumab-ekko 110 MG/ML Prefilled Syringe'],
+  ['857560', 'trospium chloride 20 MG Oral Tablet'],
+  ['2282408', 'bempedoic acid 180 MG Oral Tablet'],
+  ['1304979', 'icosapent ethyl 1000 MG Oral Capsule'],
+  ['1944779', 'allopurinol 300 MG / lesinurad 200 MG Oral Tablet'],
+  ['1011653', '1 ML pegloticase 8 MG/ML Injection'],
+  ['2180330', 'darolutamide 300 MG Oral Tablet'],
+  ['199821', 'triptorelin 3.75 MG Injection'],
+  ['1740437', 'histrelin acetate 0.00271 MG/HR Drug Implant'],
+  ['197726', 'flutamide 125 MG Oral Capsule'],
+  ['311982', 'nilutamide 150 MG Oral Tablet'],
+  ['198056', 'oxandrolone 2.5 MG Oral Tablet'],
+  ['1435115', '28 ACTUAT teriparatide 0.02 MG/ACTUAT Pen Injector'],
+  ['1721458', 'nafcillin 1000 MG Injection'],
+  ['1743547', 'oxacillin 1000 MG Injection'],
+  ['1659149', 'piperacillin 4000 MG / tazobactam 500 MG Injection'],
+  ['1659592', 'ampicillin 1000 MG / sulbactam 500 MG Injection'],
+  ['311347', 'linezolid 600 MG Oral Tablet'],
+  ['808917', 'fosfomycin 3000 MG Granules for Oral Solution'],
+  // abaloparatide: the EMA-to-RxNorm mapping of Eladynos (mi-erasmusmc/ema-authorised-to-rxnorm-mappings
+  // data/ema/ema_product_pdfs/005928/mapping.tsv); the NLM export's A.json is not in the stored copy
+  ['1921075', '1.56 ML abaloparatide 2 MG/ML Pen Injector'],
 ];
 
 /** Clinical drug components. Source: NLM ingredient tree export (davidanderson3/rxnorm-ingredients web/data/{D,U}.json). */
@@ -536,6 +572,9 @@ export const BRANDED_DRUGS: readonly ProductRow[] = [
   ['2472321', 'vibegron 75 MG Oral Tablet [Gemtesa]'],
   ['2472789', 'relugolix 120 MG Oral Tablet [Orgovyx]'],
   ['201848', 'vancomycin 125 MG Oral Capsule [Vancocin]'],
+  // The same export, web/data/T.json
+  ['844591', 'theophylline 300 MG Extended Release Oral Capsule [Theo-24]'],
+  ['2587806', '1.91 ML tezepelumab-ekko 110 MG/ML Prefilled Syringe [Tezspire]'],
   // RxNav-derived antihypertensive product list (ssmithm/rxnorm-drug-lists antihypertensive_drugs/antihtn_rxcuis.csv)
   ['104375', 'lisinopril 2.5 MG Oral Tablet [Zestril]'],
   ['104376', 'lisinopril 5 MG Oral Tablet [Zestril]'],

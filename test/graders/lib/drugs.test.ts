@@ -79,8 +79,11 @@ t.test('a held code wins over free text; without one, the displays and text are 
 });
 
 t.test('ingredients known by name only have names but no RXCUI', async (t) => {
-  t.same(drugIngredientNames(textOnly('Aimovig 70 mg monthly')), ['erenumab']);
-  t.same(drugIngredients(textOnly('Aimovig 70 mg monthly')), [], 'no invented code');
+  t.same(drugIngredientNames(textOnly('Qulipta 60 mg daily')), ['atogepant']);
+  t.same(drugIngredients(textOnly('Qulipta 60 mg daily')), [], 'no invented code');
+  t.same(drugIngredients(textOnly('Aimovig 70 mg monthly')), ['2045613'], 'erenumab: its code read from the NLM export');
+  t.same(drugIngredients(textOnly('Stiolto Respimat 2 puffs daily')), ['1546059', '69120'], 'Stiolto: olodaterol and tiotropium');
+  t.same(drugIngredientNames(textOnly('glycopyrrolate 1 mg BID')), ['glycopyrronium'], 'the US name is the RxNorm ingredient glycopyrronium');
   t.same(drugIngredients(textOnly('Veltassa 8.4 g daily')), ['1716203'], 'patiromer: its code read from the NLM export');
   t.same(drugIngredientNames(textOnly('Lokelma 10 g TID')), ['sodium zirconium cyclosilicate']);
   t.same(drugIngredientNames(coded('1364436')), ['apixaban'], 'coded: the RxNorm names');
@@ -93,7 +96,9 @@ t.test('ingredientByName and drugName', async (t) => {
   t.equal(ingredientByName('dabigatran'), '1037042', 'the RxNorm ingredient is dabigatran etexilate');
   t.equal(ingredientByName('Losartan Potassium'), LOSARTAN, 'a salt, any case');
   t.equal(ingredientByName('Hyzaar'), undefined, 'a combination brand is not one ingredient');
-  t.equal(ingredientByName('erenumab'), undefined, 'known by name only');
+  t.equal(ingredientByName('atogepant'), undefined, 'known by name only');
+  t.equal(ingredientByName('erenumab'), '2045613');
+  t.equal(ingredientByName('glycopyrrolate'), '1546438', 'the PIN name finds the IN glycopyrronium');
   t.equal(ingredientByName('potassium'), undefined);
   t.equal(drugName(EMPAGLIFLOZIN), 'empagliflozin');
   t.equal(drugName('1545664'), 'empagliflozin 10 MG Oral Tablet [Jardiance]');
@@ -162,17 +167,19 @@ t.test('antibiotics: each cephalosporin and penicillin is itself, by code, brand
   t.notOk(drugIngredients(textOnly('Unasyn 3 g IV')).includes('723'), 'Unasyn (ampicillin) is not amoxicillin');
 });
 
-t.test('antibiotics known by name only: recognised, never given a code', async (t) => {
+t.test('antibiotics read from the NLM export: by brand, shorthand and name', async (t) => {
   t.same(drugIngredientNames(textOnly('Zosyn 4.5 g IV q6h')), ['piperacillin', 'tazobactam']);
   t.same(drugIngredientNames(textOnly('pip-tazo 3.375 g')), ['piperacillin', 'tazobactam']);
-  t.same(drugIngredients(textOnly('Zosyn 4.5 g IV q6h')), [], 'no invented code');
+  t.same(drugIngredients(textOnly('Zosyn 4.5 g IV q6h')), ['8339', '37617'], 'both ingredients of the Zosyn BN');
+  t.same(drugIngredients(coded('1659149')), ['8339', '37617'], 'the piperacillin / tazobactam SCD');
   t.same(drugIngredientNames(textOnly('Unasyn 3 g IV')), ['ampicillin', 'sulbactam']);
-  t.same(drugIngredients(textOnly('Unasyn 3 g IV')), ['733'], 'the coded part of the combination');
+  t.same(drugIngredients(textOnly('Unasyn 3 g IV')), ['733', '10167'], 'ampicillin and sulbactam');
   t.same(drugIngredientNames(textOnly('vancomycin 125 mg PO QID')), ['vancomycin']);
-  t.same(drugIngredientNames(textOnly('Zyvox 600 mg BID')), ['linezolid']);
-  t.same(drugIngredientNames(textOnly('Monurol 3 g once')), ['fosfomycin']);
-  t.same(drugIngredientNames(textOnly('nafcillin 2 g IV q4h')), ['nafcillin']);
-  t.same(drugIngredientNames(textOnly('oxacillin 2 g IV q4h')), ['oxacillin']);
-  t.equal(ingredientByName('linezolid'), undefined, 'known by name only');
+  t.same(drugIngredients(textOnly('Zyvox 600 mg BID')), ['190376'], 'linezolid');
+  t.same(drugIngredients(textOnly('Monurol 3 g once')), ['4550'], 'fosfomycin: Monurol is a name-only brand');
+  t.same(drugIngredients(textOnly('nafcillin 2 g IV q4h')), ['7233']);
+  t.same(drugIngredients(textOnly('oxacillin 2 g IV q4h')), ['7773']);
+  t.equal(ingredientByName('linezolid'), '190376', 'read from the NLM export');
   t.equal(ingredientByName('vancomycin'), '11124', 'read from the NLM export');
+  t.equal(ingredientByName('Unasyn'), undefined, 'a combination brand is not one ingredient');
 });
