@@ -1,7 +1,7 @@
 // The gym HTTP API (language-neutral: agent harnesses are mostly Python): sessions, their audit log and changes,
 // answer submission, and the tool surfaces. Errors are OperationOutcomes like everywhere else.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest } from '../../resources/outcome.ts';
+import { Ajv } from 'ajv';
 import { DEFAULT_SANDBOX } from '../../resources/storage/sandbox.ts';
 import { sessionChanges } from './changes.ts';
 import { operatorCheck, type OperatorCheck } from './operator-token.ts';
@@ -23,7 +23,47 @@ export interface GymRoutesOptions {
   publicRoot: PublicRoot;
 }
 
+// The shapes of the gym API's requests, checked by Fastify before a handler runs (a refusal is a 400
+// OperationOutcome naming the field: server/http/errors.ts). What only the server can judge (an unknown task, an
+// instant's calendar validity) stays in server/gym/sessions.ts.
+const formatQuery = { type: 'object', properties: { format: { type: 'string', enum: [...toolFormats] } } } as const;
+
+const sessionBody = {
+  type: 'object',
+  properties: {
+    task: { type: 'string' },
+    variant: { type: 'string' },
+    now: { type: 'string' },
+    fixture: { type: 'object' },
+    toolOptions: {
+      type: 'object',
+      properties: {
+        decodeAttachments: { type: 'boolean' },
+        maxResultChars: { anyOf: [{ type: 'null' }, { type: 'integer', minimum: 100 }] },
+      },
+      additionalProperties: false,
+    },
+  },
+} as const;
+
+const submitBody = {
+  type: 'object',
+  required: ['answer'],
+  properties: { answer: {}, files: { type: 'object', additionalProperties: { type: 'string' } } },
+} as const;
+
+const logQuery = {
+  type: 'object',
+  properties: { after: { type: 'integer', minimum: 0 }, limit: { type: 'integer', minimum: 0 } },
+} as const;
+
+// Query strings are text, so their numbers are coerced ("?after=5"); JSON bodies are taken as sent: "true" is not a
+// boolean and an unknown tool option is refused, not dropped (Fastify's defaults would coerce and strip).
+const queryAjv = new Ajv({ coerceTypes: true, allErrors: true });
+const bodyAjv = new Ajv({ coerceTypes: false, removeAdditional: false, allErrors: true });
+
 export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions): Promise<void> {
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'querystring' ? queryAjv : bodyAjv).compile(schema));
   const { sessions } = options;
   const tools = injectClient(options.root);
   const requireOperator = operatorCheck(options.adminToken);
@@ -36,11 +76,10 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
     return id;
   };
 
-  app.get('/tools', async (request) => renderTools(formatOf(request)));
+  app.get('/tools', { schema: { querystring: formatQuery } }, async (request) => renderTools(formatOf(request)));
 
-  app.post('/sessions', async (request, reply) => {
+  app.post('/sessions', { schema: { querystring: formatQuery, body: sessionBody } }, async (request, reply) => {
     const body = (request.body ?? {}) as SessionRequest;
-    if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The body must be a JSON object');
     const format = formatOf(request);
     const session = sessions.create(body, (id) => fhirBaseUrl(root, id), request.ip);
     reply.code(201).header('location', `${root()}/gym/sessions/${session.meta.id}`);
@@ -70,13 +109,13 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
     return summary(root, sessions, sessions.reset(id, fhirBaseUrl(root, id)));
   });
 
-  app.post('/sessions/:id/submit', async (request) => ({ submission: sessions.submit(idOf(request, true), request.body) }));
+  app.post('/sessions/:id/submit', { schema: { body: submitBody } }, async (request) => ({ submission: sessions.submit(idOf(request, true), request.body) }));
 
-  app.get('/sessions/:id/log', async (request) => {
+  app.get('/sessions/:id/log', { schema: { querystring: logQuery } }, async (request) => {
     const session = sessions.require(idOf(request, true));
-    const query = request.query as { after?: string; limit?: string };
-    const after = wholeNumber(query.after, 'after') ?? 0;
-    const limit = Math.min(wholeNumber(query.limit, 'limit') ?? 10000, 10000);
+    const query = request.query as { after?: number; limit?: number };
+    const after = query.after ?? 0;
+    const limit = Math.min(query.limit ?? 10000, 10000);
     return { session: session.meta.id, entries: sessions.audit.entries(session.meta.id, after, limit) };
   });
 
@@ -97,16 +136,9 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
 /** What the operator check's refusal names. */
 const DEFAULT_ROUTES = 'The default session\'s log, changes, reset and submit';
 
+/** The tool format a route schema admitted (openai unless asked). */
 function formatOf(request: FastifyRequest): ToolFormat {
-  const format = (request.query as { format?: string }).format ?? 'openai';
-  if (!toolFormats.includes(format as ToolFormat)) throw badRequest(`format must be one of ${toolFormats.join(', ')}`, ['format']);
-  return format as ToolFormat;
-}
-
-function wholeNumber(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(value)) throw badRequest(`${name} must be a whole number`, [name]);
-  return Number(value);
+  return (request.query as { format?: ToolFormat }).format ?? 'openai';
 }
 
 export function fhirBaseUrl(root: PublicRoot, id: string): string {

@@ -68,7 +68,7 @@ export interface SessionRequest {
   variant?: string;
   now?: string;
   fixture?: unknown;
-  toolOptions?: unknown;
+  toolOptions?: Partial<ToolOptions>;
 }
 
 export interface Submission {
@@ -247,11 +247,8 @@ export class SessionManager {
 
   submit(id: string, body: unknown): Submission {
     const session = this.require(id);
-    if (!body || typeof body !== 'object' || Array.isArray(body) || !('answer' in body)) {
-      throw badRequest('submit needs a JSON object with an answer', ['answer']);
-    }
-    const { answer, files } = body as { answer: unknown; files?: unknown };
-    if (files !== undefined && !isStringRecord(files)) throw badRequest('files must map file names to text', ['files']);
+    // The shape ({answer, files?: {name: text}}) is the route schema's (server/gym/routes.ts).
+    const { answer, files } = body as { answer: unknown; files?: Record<string, string> };
     const submission: Submission = { answer, submittedAt: session.repo.now.toISOString() };
     if (files !== undefined) submission.files = files;
     session.meta.submission = submission;
@@ -324,8 +321,6 @@ export class SessionManager {
   }
 
   private specFrom(request: SessionRequest): Omit<SessionMeta, 'id' | 'createdAt' | 'watermark'> {
-    if (request.task !== undefined && typeof request.task !== 'string') throw badRequest('task must be a string', ['task']);
-    if (request.variant !== undefined && typeof request.variant !== 'string') throw badRequest('variant must be a string', ['variant']);
     let setup: TaskSetup = {};
     if (request.task !== undefined && this.tasks) {
       const found = this.tasks.resolve(request.task, request.variant);
@@ -354,26 +349,7 @@ export class SessionManager {
   }
 }
 
-function toolOptionsFrom(value: unknown): ToolOptions {
-  if (value === undefined) return { ...defaultToolOptions };
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw badRequest('toolOptions must be an object', ['toolOptions']);
-  const { decodeAttachments, maxResultChars, ...rest } = value as Record<string, unknown>;
-  const unknown = Object.keys(rest);
-  if (unknown.length > 0) throw badRequest(`Unknown tool option(s): ${unknown.join(', ')}`, ['toolOptions']);
-  const options = { ...defaultToolOptions };
-  if (decodeAttachments !== undefined) {
-    if (typeof decodeAttachments !== 'boolean') throw badRequest('toolOptions.decodeAttachments must be a boolean', ['toolOptions.decodeAttachments']);
-    options.decodeAttachments = decodeAttachments;
-  }
-  if (maxResultChars !== undefined) {
-    if (maxResultChars !== null && (!Number.isInteger(maxResultChars) || (maxResultChars as number) < 100)) {
-      throw badRequest('toolOptions.maxResultChars must be null or a whole number >= 100', ['toolOptions.maxResultChars']);
-    }
-    options.maxResultChars = maxResultChars as number | null;
-  }
-  return options;
-}
-
-function isStringRecord(value: unknown): value is Record<string, string> {
-  return !!value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+/** The tool options of a new session: the defaults, overridden by what was asked (its shape is the route schema's). */
+function toolOptionsFrom(value: Partial<ToolOptions> | undefined): ToolOptions {
+  return { ...defaultToolOptions, ...value };
 }

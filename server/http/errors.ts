@@ -22,6 +22,14 @@ export function toFhirError(err: unknown): FhirError {
   const fe = err as FastifyError;
   const mapped = fe?.code ? FASTIFY_ERRORS[fe.code] : undefined;
   if (mapped) return new FhirError(mapped[0], [issue('error', mapped[1], fe.message)]);
+  // A route schema refused the request (the gym API's bodies and queries): one issue per problem, located.
+  if (fe?.validation) {
+    return new FhirError(400, fe.validation.map((v) => {
+      const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty;
+      const where = [...v.instancePath.split('/').filter(Boolean), ...(missing ? [missing] : [])].join('.');
+      return issue('error', 'invalid', `${fe.validationContext ?? 'request'}${where ? `.${where}` : ''} ${v.message ?? 'is invalid'}`, where ? [where] : undefined);
+    }));
+  }
   if (fe?.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new FhirError(fe.statusCode, [issue('error', 'invalid', fe.message)]);
   }
