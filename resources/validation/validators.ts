@@ -118,6 +118,11 @@ function buildAjv(resourceTypes: readonly string[], source: boolean) {
   for (const [name, def] of Object.entries(schema.definitions as Record<string, any>)) {
     if (typeof def?.pattern === 'string' && /^[a-z]/.test(name)) patternTypes[def.pattern] ??= name;
   }
+  // Types sharing a regex are named by the most general one: a string is not "a valid markdown", a url is a uri.
+  for (const general of ['string', 'uri']) {
+    const pattern = schema.definitions[general]?.pattern;
+    if (typeof pattern === 'string') patternTypes[pattern] = general;
+  }
   return { ajv, validatable, patternTypes, elementTypes: complexElementTypes(schema.definitions) };
 }
 

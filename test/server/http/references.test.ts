@@ -1,8 +1,8 @@
 // References must resolve and ids must follow the FHIR id grammar (issue 14, "Smaller defects"), through the real
 // app: a malformed reference is a 400 and a reference to nothing a 422 (FHIR R4 3.1.0.4: the form is valid, a
 // business rule fails), each an OperationOutcome whose expression names the Reference element; nothing is stored.
-import t from 'tap';
-import type { Bundle, OperationOutcome } from '@medplum/fhirtypes';
+import t, { type Test } from 'tap';
+import type { Bundle, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { request } from 'node:http';
 import { assertOutcome, injectApp, JSON_HEADERS, observationBody, PATCH_HEADERS, patientBody, startServer } from '../test-server.ts';
 import { startGym } from '../gym/gym-harness.ts';
@@ -13,7 +13,7 @@ const UUID = 'urn:uuid:4a3b1c2d-0000-4000-8000-000000000001';
 const send = (app: App, method: 'POST' | 'PUT' | 'PATCH', url: string, payload: unknown, headers = JSON_HEADERS) =>
   app.inject({ method, url, headers, payload: JSON.stringify(payload) });
 
-async function withPatient(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function withPatient(t: Test) {
   const { app } = injectApp(t);
   const put = await send(app, 'PUT', '/fhir/Patient/x', patientBody({ id: 'x' }));
   t.equal(put.statusCode, 201, 'Patient/x created');
@@ -50,7 +50,7 @@ t.test('malformed and unresolvable references are refused, naming the element', 
 
 t.test('references anywhere in the resource are found from the element types, not by path', async (t) => {
   const app = await withPatient(t);
-  const cases: [string, Record<string, unknown>, string, number][] = [
+  const cases: [string, Resource, string, number][] = [
     ['an extension valueReference', observationBody('x', { extension: [{ url: 'http://example.org/x', valueReference: { reference: 'Practitioner/none' } }] }), 'Observation.extension[0].valueReference.reference', 422],
     ['an identifier assigner', observationBody('x', { identifier: [{ value: '1', assigner: { reference: 'Organization/' } }] }), 'Observation.identifier[0].assigner.reference', 400],
     ['a backbone element', observationBody('x', { referenceRange: [{ low: { value: 1 } }], hasMember: [{ reference: '#gone' }] }), 'Observation.hasMember[0].reference', 400],
