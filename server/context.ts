@@ -1,7 +1,6 @@
-// Server-wide services every interaction may use, built once in app.ts and passed in explicitly.
-import type { Store } from '../resources/storage/store.ts';
-import { defaultSearchLimits, type SearchLimits, type SearchService } from '../resources/search/service.ts';
-import type { OperationRegistry } from './operations/registry.ts';
+// The server's settings (limits and policies), built once in app.ts; the services themselves are ServerContext
+// (server/fhir-request.ts), which every interaction receives with its request.
+import { defaultSearchLimits, type SearchLimits } from '../resources/search/service.ts';
 
 /** The search limits (page sizes, _include bounds, $everything) come from SearchLimits; README "Limits" lists all. */
 export interface ServerSettings extends SearchLimits {
@@ -22,10 +21,3 @@ export const defaultSettings: ServerSettings = {
   maxViewColumns: 1000,
   requestTimeBudgetMs: 5000,
 };
-
-export interface ServerContext {
-  store: Store;
-  settings: ServerSettings;
-  search: SearchService;
-  operations: OperationRegistry;
-}

@@ -2,7 +2,9 @@
 // tests and transaction Bundles call interactions with these directly.
 import type { Resource } from '@medplum/fhirtypes';
 import type { Repository } from '../resources/storage/repository.ts';
-import type { ServerContext } from './context.ts';
+import type { Store } from '../resources/storage/store.ts';
+import type { SearchService } from '../resources/search/service.ts';
+import type { ServerSettings } from './context.ts';
 import type { Deadline } from '../resources/deadline.ts';
 
 /** Query parameters in order, repeats kept (a repeated search parameter means AND). */
@@ -78,4 +80,45 @@ export interface TransactionEntryState {
   assignedId?: string;
   /** Written resources whose references are checked once every entry is in (entries may point forward). */
   pendingReferenceChecks: import('@medplum/fhirtypes').Resource[];
+}
+
+/** Server-wide services every interaction may use, built once in app.ts and passed in with each request. */
+export interface ServerContext {
+  store: Store;
+  settings: ServerSettings;
+  search: SearchService;
+  operations: OperationTable;
+}
+
+// Named operations as data (server/operations/registry.ts holds the table).
+export type OperationLevel = 'system' | 'type' | 'instance';
+
+export interface OperationTarget {
+  type?: string;
+  id?: string;
+}
+
+export interface Operation {
+  /** Without the `$`. */
+  name: string;
+  levels: OperationLevel[];
+  /** Resource types the operation applies to at type and instance level; undefined = any. */
+  types?: string[];
+  /** False when the operation changes state (then only POST may invoke it). */
+  readOnly: boolean;
+  /** A read-only operation that still takes only POST (its input, e.g. a SQL query, belongs in a body). */
+  postOnly?: boolean;
+  /**
+   * False when the operation cannot be a batch/transaction entry because its answer is not a resource available
+   * now (rows, a stream, or a reply from another process); such entries fail before the handler does any work.
+   */
+  bundleEntry?: boolean;
+  documentation?: string;
+  handler(req: FhirRequest, target: OperationTarget): FhirResponse;
+}
+
+/** Finds an operation by name and level (server/operations/registry.ts). */
+export interface OperationTable {
+  find(name: string, level: OperationLevel, type?: string): Operation | undefined;
+  all(): Operation[];
 }

@@ -1,9 +1,9 @@
 // The one definition of "a write" (issue 13/15): decided from the route shape and, for a named operation, its
 // `readOnly` flag, before the interaction runs (an attempted write that fails is still a write). The audit log records
 // it per request; graders and the harness read that flag instead of guessing from the HTTP method.
-import type { OperationLevel, OperationRegistry } from './operations/registry.ts';
+import type { OperationLevel, OperationTable } from './fhir-request.ts';
 
-export function isWriteRequest(method: string, path: string, body: unknown, operations: OperationRegistry): boolean {
+export function isWriteRequest(method: string, path: string, body: unknown, operations: OperationTable): boolean {
   if (method === 'GET' || method === 'HEAD') return false;
   const segments = path.split('/').filter((s) => s.length > 0);
   const last = segments[segments.length - 1] ?? '';
@@ -19,7 +19,7 @@ export function isWriteRequest(method: string, path: string, body: unknown, oper
 }
 
 /** A batch or transaction writes when any of its entries would (a Bundle of reads is a read). */
-function bundleWrites(body: unknown, operations: OperationRegistry): boolean {
+function bundleWrites(body: unknown, operations: OperationTable): boolean {
   const entries = (body as { entry?: unknown } | undefined)?.entry;
   if (!Array.isArray(entries)) return true;
   return entries.some((entry) => {

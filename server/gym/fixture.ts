@@ -2,7 +2,7 @@
 // through the same FHIR router as any client's transaction (FHIR R4 3.1.0.11).
 import type { Bundle } from '@medplum/fhirtypes';
 import type { Repository } from '../../resources/storage/repository.ts';
-import type { ServerContext } from '../context.ts';
+import type { ServerContext } from '../fhir-request.ts';
 import { route } from '../router.ts';
 import { badRequest, FhirError, issue } from '../../resources/outcome.ts';
 

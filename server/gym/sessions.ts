@@ -6,7 +6,7 @@ import { Repository } from '../../resources/storage/repository.ts';
 import { DEFAULT_SANDBOX, makeSandbox, virtualClock } from '../../resources/storage/sandbox.ts';
 import type { Store } from '../../resources/storage/store.ts';
 import { badRequest, FhirError, issue, notFound } from '../../resources/outcome.ts';
-import type { ServerContext } from '../context.ts';
+import type { ServerContext } from '../fhir-request.ts';
 import { AuditLog, defaultAuditLimits, type AuditLimits } from './audit-log.ts';
 import { CreationLimiter, defaultFairUse, type FairUseSettings } from './fair-use.ts';
 import { historyWatermark } from './changes.ts';

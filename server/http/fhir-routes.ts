@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FhirRequest, FhirResponse, HttpMethod } from '../fhir-request.ts';
 import { parseQueryString, queryValue } from '../fhir-request.ts';
-import type { ServerContext } from '../context.ts';
+import type { ServerContext } from '../fhir-request.ts';
 import type { Repository } from '../../resources/storage/repository.ts';
 import { route } from '../router.ts';
 import { isWriteRequest } from '../write-kind.ts';
