@@ -18,6 +18,8 @@ export interface FhirRequest {
   path: string;
   query: QueryParams;
   body?: unknown;
+  /** A JSON body's text as sent (for decimal precision the parsed `body` loses: `1.0`). */
+  jsonText?: string;
   /** The media type of the body, lower-case, without parameters. */
   contentType?: string;
   /** Lower-case header names. */

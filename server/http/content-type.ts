@@ -7,17 +7,20 @@ export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
 const JSON_TYPES = ['application/fhir+json', 'application/json', 'application/json-patch+json'];
 
-/**
- * The JSON text of bodies sent to ViewDefinition $run, by parsed body: $run re-reads inline resources from it to keep
- * decimal precision (`1.0`), which JSON.parse drops. Weak, so it lives only as long as the request body.
- */
-export const rawRunBodies = new WeakMap<object, string>();
-const RUN_OPERATION = /\/\$(viewdefinition-)?run(\?|$)/;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * A JSON body's text as sent, kept beside the parsed value: operations that must keep decimal precision (`1.0`,
+     * which JSON.parse turns into 1) re-read it (ViewDefinition $run's inline resources). server/fhir-request.ts.
+     */
+    jsonText?: string;
+  }
+}
 
 /** Replace Fastify's parsers: JSON media types parse to values, form bodies to ordered parameter pairs. */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     if (nestingDepth(text) > MAX_JSON_DEPTH) {
@@ -25,7 +28,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
     }
     try {
       const parsed: unknown = JSON.parse(text);
-      if (parsed && typeof parsed === 'object' && RUN_OPERATION.test(_req.url)) rawRunBodies.set(parsed, text);
+      request.jsonText = text;
       done(null, parsed);
     } catch (err) {
       done(badRequest(`The body is not valid JSON: ${(err as Error).message}`), undefined);

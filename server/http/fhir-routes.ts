@@ -54,6 +54,7 @@ export function toFhirRequest(request: FastifyRequest, options: FhirRoutesOption
     path: rawPath.slice(prefix.length),
     query,
     body: request.body,
+    ...(request.jsonText !== undefined ? { jsonText: request.jsonText } : {}),
     contentType: mediaType(request),
     headers,
     baseUrl: `${options.publicRoot()}${sessionId === undefined ? '/fhir' : `/fhir/_session/${sessionId}`}`,

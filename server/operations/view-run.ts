@@ -12,7 +12,6 @@ import { runView } from '../../resources/views/run-view.ts';
 import { CONTENT_TYPES, formatRows, parseRowFormat, type RowFormat } from '../../resources/views/row-format.ts';
 import { localTarget, resourceReferences } from '../../resources/references.ts';
 import { parseJsonKeepingDecimals } from '../../resources/views/precise-json.ts';
-import { rawRunBodies } from '../http/content-type.ts';
 import type { Repository } from '../../resources/storage/repository.ts';
 
 /** The operation's input as parameter parts, from a Parameters body (POST) or the query string (GET). */
@@ -102,7 +101,7 @@ export function viewRunInput(req: FhirRequest, target: OperationTarget): ViewRun
   }
 
   // Inline resources re-read from the request text keep decimal precision (1.0 is not 1 for lowBoundary()).
-  const raw = typeof req.body === 'object' && req.body !== null ? rawRunBodies.get(req.body) : undefined;
+  const raw = typeof req.body === 'object' && req.body !== null ? req.jsonText : undefined;
   const inlineParts = raw !== undefined ? operationParameters({ ...req, query: [], body: parseJsonKeepingDecimals(raw) }) : parts;
   const inline = inlineParts.filter((p) => p.name === 'resource');
   for (const part of inline) {
