@@ -22,6 +22,8 @@ export interface DrugClass {
    * doxepin is strongly anticholinergic above 6 mg/day), and whether they count when the dose cannot be read.
    */
   doseLimited?: Record<string, { aboveDailyMg: number; whenUnknown: boolean }>;
+  /** What a clinician calls the class in text, besides naming a member ("SGLT2 inhibitor", "MRA", "sulfa"). */
+  names?: string[];
   source: string;
 }
 
@@ -34,7 +36,7 @@ const INHALED: RouteKind[] = ['inhaled'];
 
 const classes: DrugClass[] = [
   {
-    id: 'nsaid', name: 'NSAIDs', routes: SYSTEMIC, source: `${BEERS_2023}, Table 2 (non-COX-selective and COX-2 NSAIDs); ${KDIGO_2024}`,
+    id: 'nsaid', name: 'NSAIDs', names: ['nsaid', 'non-steroidal anti-inflammatory', 'nonsteroidal anti-inflammatory', 'non-steroidal'], routes: SYSTEMIC, source: `${BEERS_2023}, Table 2 (non-COX-selective and COX-2 NSAIDs); ${KDIGO_2024}`,
     ingredients: ['ibuprofen', 'naproxen', 'diclofenac', 'meloxicam', 'celecoxib', 'indomethacin', 'ketorolac', 'ketoprofen', 'etodolac',
       'nabumetone', 'piroxicam', 'sulindac', 'diflunisal', 'flurbiprofen', 'oxaprozin', 'fenoprofen', 'mefenamic acid', 'meclofenamate',
       'tolmetin', 'salsalate', 'aspirin'],
@@ -47,19 +49,19 @@ const classes: DrugClass[] = [
   },
   { id: 'potassium-sparing-diuretic', name: 'potassium-sparing diuretics', source: FDA_LABEL, ingredients: ['amiloride', 'triamterene'] },
   {
-    id: 'ace-inhibitor', name: 'ACE inhibitors', source: FDA_LABEL,
+    id: 'ace-inhibitor', name: 'ACE inhibitors', names: ['ace inhibitor', 'acei', 'ace-i', 'angiotensin-converting enzyme inhibitor', 'angiotensin converting enzyme inhibitor'], source: FDA_LABEL,
     ingredients: ['benazepril', 'captopril', 'enalapril', 'enalaprilat', 'fosinopril', 'lisinopril', 'moexipril', 'perindopril', 'quinapril', 'ramipril', 'trandolapril'],
   },
   {
-    id: 'arb', name: 'angiotensin II receptor blockers', source: FDA_LABEL,
+    id: 'arb', name: 'angiotensin II receptor blockers', names: ['arb', 'angiotensin receptor blocker', 'angiotensin ii receptor blocker'], source: FDA_LABEL,
     ingredients: ['azilsartan', 'candesartan', 'eprosartan', 'irbesartan', 'losartan', 'olmesartan', 'telmisartan', 'valsartan'],
   },
   // Sacubitril exists only with valsartan, so an ARNI order is also an ARB.
-  { id: 'arni', name: 'angiotensin receptor-neprilysin inhibitors', source: FDA_LABEL, ingredients: ['sacubitril'] },
+  { id: 'arni', name: 'angiotensin receptor-neprilysin inhibitors', names: ['arni', 'angiotensin receptor-neprilysin inhibitor'], source: FDA_LABEL, ingredients: ['sacubitril'] },
   { id: 'renin-inhibitor', name: 'direct renin inhibitors', source: FDA_LABEL, ingredients: ['aliskiren'] },
-  { id: 'mra', name: 'mineralocorticoid receptor antagonists', source: `${FDA_LABEL}; ${KDIGO_2024}`, ingredients: ['spironolactone', 'eplerenone', 'finerenone'] },
+  { id: 'mra', name: 'mineralocorticoid receptor antagonists', names: ['mra', 'mineralocorticoid receptor antagonist', 'mineralocorticoid antagonist', 'mineralocorticoid', 'aldosterone antagonist'], source: `${FDA_LABEL}; ${KDIGO_2024}`, ingredients: ['spironolactone', 'eplerenone', 'finerenone'] },
   {
-    id: 'potassium-binder', name: 'potassium binders', source: `${KDIGO_2024}, section 3.10`,
+    id: 'potassium-binder', name: 'potassium binders', names: ['potassium binder'], source: `${KDIGO_2024}, section 3.10`,
     ingredients: ['patiromer', 'sodium zirconium cyclosilicate', 'sodium polystyrene sulfonate', 'calcium polystyrene sulfonate'],
   },
   {
@@ -80,9 +82,14 @@ const classes: DrugClass[] = [
     routes: ['systemic', 'transdermal', 'topical', 'nasal', 'inhaled', 'otic'],
     doseLimited: { doxepin: { aboveDailyMg: 6, whenUnknown: true } },
   },
+  {
+    id: 'cholinesterase-inhibitor', name: 'cholinesterase inhibitors', source: `${BEERS_2023}, Table 5 (anticholinergic with a cholinesterase inhibitor)`,
+    names: ['cholinesterase inhibitor', 'acetylcholinesterase inhibitor', 'chei', 'achei', 'anticholinesterase'],
+    ingredients: ['donepezil', 'rivastigmine', 'galantamine'],
+  },
   { id: 'beta3-agonist', name: 'beta-3 adrenergic agonists', source: FDA_LABEL, ingredients: ['mirabegron', 'vibegron'] },
   {
-    id: 'anticoagulant', name: 'anticoagulants', source: `${FDA_LABEL}; 2023 ACC/AHA/ACCP/HRS Guideline for Atrial Fibrillation`,
+    id: 'anticoagulant', name: 'anticoagulants', names: ['anticoagulant', 'anticoagulation', 'doac', 'noac'], source: `${FDA_LABEL}; 2023 ACC/AHA/ACCP/HRS Guideline for Atrial Fibrillation`,
     ingredients: ['apixaban', 'rivaroxaban', 'edoxaban', 'dabigatran', 'dabigatran etexilate', 'warfarin', 'heparin', 'enoxaparin', 'dalteparin', 'tinzaparin', 'fondaparinux', 'argatroban', 'bivalirudin'],
   },
   { id: 'parenteral-anticoagulant', name: 'parenteral anticoagulants', source: FDA_LABEL, ingredients: ['heparin', 'enoxaparin', 'dalteparin', 'tinzaparin', 'fondaparinux', 'argatroban', 'bivalirudin'] },
@@ -92,11 +99,11 @@ const classes: DrugClass[] = [
   },
   { id: 'p2y12-inhibitor', name: 'P2Y12 inhibitors', source: FDA_LABEL, ingredients: ['clopidogrel', 'prasugrel', 'ticagrelor', 'ticlopidine', 'cangrelor'] },
   {
-    id: 'systemic-corticosteroid', name: 'systemic corticosteroids', routes: SYSTEMIC, source: FDA_LABEL,
+    id: 'systemic-corticosteroid', name: 'systemic corticosteroids', names: ['systemic corticosteroid', 'systemic steroid', 'oral corticosteroid', 'oral steroid'], routes: SYSTEMIC, source: FDA_LABEL,
     ingredients: ['prednisone', 'prednisolone', 'methylprednisolone', 'dexamethasone', 'hydrocortisone', 'cortisone', 'betamethasone', 'triamcinolone', 'deflazacort'],
   },
   {
-    id: 'penicillin', name: 'penicillins', routes: SYSTEMIC, source: FDA_LABEL,
+    id: 'penicillin', name: 'penicillins', names: ['penicillin', 'pcn'], routes: SYSTEMIC, source: FDA_LABEL,
     ingredients: ['amoxicillin', 'ampicillin', 'penicillin v', 'penicillin g', 'penicillin g benzathine', 'dicloxacillin', 'nafcillin', 'oxacillin', 'piperacillin'],
   },
   { id: 'cephalosporin-1', name: 'first-generation cephalosporins', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['cephalexin', 'cefazolin', 'cefadroxil', 'cephradine', 'cefalotin'] },
@@ -109,41 +116,41 @@ const classes: DrugClass[] = [
   { id: 'cephalosporin-5', name: 'fifth-generation cephalosporins', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['ceftaroline', 'ceftobiprole'] },
   { id: 'carbapenem', name: 'carbapenems', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['meropenem', 'imipenem', 'ertapenem', 'doripenem'] },
   { id: 'monobactam', name: 'monobactams', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['aztreonam'] },
-  { id: 'macrolide', name: 'macrolides', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['azithromycin', 'clarithromycin', 'erythromycin', 'fidaxomicin'] },
-  { id: 'tetracycline', name: 'tetracyclines', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['doxycycline', 'minocycline', 'tetracycline', 'omadacycline', 'sarecycline'] },
+  { id: 'macrolide', name: 'macrolides', names: ['macrolide'], routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['azithromycin', 'clarithromycin', 'erythromycin', 'fidaxomicin'] },
+  { id: 'tetracycline', name: 'tetracyclines', names: ['tetracycline'], routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['doxycycline', 'minocycline', 'tetracycline', 'omadacycline', 'sarecycline', 'demeclocycline', 'tigecycline', 'eravacycline'] },
   {
-    id: 'fluoroquinolone', name: 'fluoroquinolones', routes: SYSTEMIC, source: FDA_LABEL,
-    ingredients: ['ciprofloxacin', 'levofloxacin', 'moxifloxacin', 'ofloxacin', 'delafloxacin', 'gemifloxacin'],
+    id: 'fluoroquinolone', name: 'fluoroquinolones', names: ['fluoroquinolone', 'quinolone'], routes: SYSTEMIC, source: FDA_LABEL,
+    ingredients: ['ciprofloxacin', 'levofloxacin', 'moxifloxacin', 'ofloxacin', 'delafloxacin', 'gemifloxacin', 'norfloxacin'],
   },
-  { id: 'sulfonamide-antibiotic', name: 'sulfonamide antibiotics', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['sulfamethoxazole', 'sulfadiazine'] },
-  { id: 'aminoglycoside', name: 'aminoglycosides', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['gentamicin', 'tobramycin', 'amikacin', 'streptomycin'] },
+  { id: 'sulfonamide-antibiotic', name: 'sulfonamide antibiotics', names: ['sulfa', 'sulfa drug', 'sulfonamide'], routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['sulfamethoxazole', 'sulfadiazine'] },
+  { id: 'aminoglycoside', name: 'aminoglycosides', routes: SYSTEMIC, source: FDA_LABEL, ingredients: ['gentamicin', 'tobramycin', 'amikacin', 'streptomycin', 'neomycin', 'plazomicin'] },
   {
     id: 'other-antibacterial', name: 'other systemic antibacterials', routes: SYSTEMIC, source: FDA_LABEL,
     ingredients: ['trimethoprim', 'nitrofurantoin', 'fosfomycin', 'clindamycin', 'metronidazole', 'tinidazole', 'vancomycin', 'linezolid', 'tedizolid',
-      'daptomycin', 'rifampin', 'rifaximin', 'chloramphenicol', 'colistin', 'polymyxin b'],
+      'daptomycin', 'rifampin', 'rifaximin', 'chloramphenicol', 'colistin', 'polymyxin b', 'methenamine', 'dalbavancin', 'oritavancin', 'telavancin'],
   },
   {
-    id: 'statin', name: 'statins', source: '2018 AHA/ACC Guideline on the Management of Blood Cholesterol, Circulation 2019;139:e1082-e1143',
+    id: 'statin', name: 'statins', names: ['statin'], source: '2018 AHA/ACC Guideline on the Management of Blood Cholesterol, Circulation 2019;139:e1082-e1143',
     ingredients: ['atorvastatin', 'rosuvastatin', 'simvastatin', 'pravastatin', 'lovastatin', 'fluvastatin', 'pitavastatin'],
   },
-  { id: 'sglt2-inhibitor', name: 'SGLT2 inhibitors', source: FDA_LABEL, ingredients: ['empagliflozin', 'dapagliflozin', 'canagliflozin', 'ertugliflozin', 'sotagliflozin', 'bexagliflozin'] },
-  { id: 'ppi', name: 'proton pump inhibitors', source: FDA_LABEL, ingredients: ['omeprazole', 'esomeprazole', 'lansoprazole', 'dexlansoprazole', 'pantoprazole', 'rabeprazole'] },
+  { id: 'sglt2-inhibitor', name: 'SGLT2 inhibitors', names: ['sglt-2 inhibitor', 'sglt-2i', 'sglt-2', 'gliflozin'], source: FDA_LABEL, ingredients: ['empagliflozin', 'dapagliflozin', 'canagliflozin', 'ertugliflozin', 'sotagliflozin', 'bexagliflozin'] },
+  { id: 'ppi', name: 'proton pump inhibitors', names: ['ppi', 'proton pump inhibitor'], source: FDA_LABEL, ingredients: ['omeprazole', 'esomeprazole', 'lansoprazole', 'dexlansoprazole', 'pantoprazole', 'rabeprazole'] },
   {
-    id: 'lama', name: 'inhaled long-acting muscarinic antagonists', routes: INHALED, source: 'GOLD 2024 Global Strategy for COPD, chapter 3',
+    id: 'lama', name: 'inhaled long-acting muscarinic antagonists', names: ['lama', 'long-acting muscarinic antagonist', 'long-acting antimuscarinic'], routes: INHALED, source: 'GOLD 2024 Global Strategy for COPD, chapter 3',
     ingredients: ['tiotropium', 'umeclidinium', 'aclidinium', 'glycopyrronium', 'glycopyrrolate', 'revefenacin'],
   },
   {
-    id: 'laba', name: 'inhaled long-acting beta-2 agonists', routes: INHALED, source: 'GOLD 2024 Global Strategy for COPD, chapter 3; GINA 2024',
+    id: 'laba', name: 'inhaled long-acting beta-2 agonists', names: ['laba', 'long-acting beta agonist', 'long-acting beta-2 agonist', 'long-acting β2-agonist'], routes: INHALED, source: 'GOLD 2024 Global Strategy for COPD, chapter 3; GINA 2024',
     ingredients: ['salmeterol', 'formoterol', 'arformoterol', 'vilanterol', 'olodaterol', 'indacaterol'],
   },
   {
-    id: 'ics', name: 'inhaled corticosteroids', routes: INHALED, source: 'GINA 2024 Global Strategy for Asthma Management and Prevention',
+    id: 'ics', name: 'inhaled corticosteroids', names: ['ics', 'inhaled corticosteroid', 'inhaled steroid'], routes: INHALED, source: 'GINA 2024 Global Strategy for Asthma Management and Prevention',
     ingredients: ['fluticasone', 'budesonide', 'beclomethasone', 'mometasone', 'ciclesonide', 'flunisolide'],
   },
   // Gels and patches of testosterone act systemically: no route restriction.
   { id: 'testosterone', name: 'testosterone and androgens', source: FDA_LABEL, ingredients: ['testosterone', 'methyltestosterone'] },
   {
-    id: 'beta-blocker', name: 'beta blockers', source: FDA_LABEL,
+    id: 'beta-blocker', name: 'beta blockers', names: ['beta blocker', 'betablocker', 'β-blocker'], source: FDA_LABEL,
     ingredients: ['metoprolol', 'carvedilol', 'bisoprolol', 'atenolol', 'propranolol', 'nebivolol', 'labetalol', 'nadolol'],
   },
   { id: 'loop-diuretic', name: 'loop diuretics', source: FDA_LABEL, ingredients: ['furosemide', 'bumetanide', 'torsemide', 'ethacrynic acid'] },
@@ -177,6 +184,13 @@ export const CLASS_GROUPS: Readonly<Record<string, string[]>> = {
   'systemic-antibiotic': ['penicillin', 'cephalosporin-1', 'cephalosporin-2', 'cephalosporin-3', 'cephalosporin-4', 'cephalosporin-5', 'carbapenem',
     'monobactam', 'macrolide', 'tetracycline', 'fluoroquinolone', 'sulfonamide-antibiotic', 'aminoglycoside', 'other-antibacterial'],
   'raas-blocker': ['ace-inhibitor', 'arb', 'arni', 'renin-inhibitor'],
+};
+
+/** What a clinician calls a group of classes in text. */
+const GROUP_NAMES: Readonly<Record<string, string[]>> = {
+  cephalosporin: ['cephalosporin'],
+  'beta-lactam': ['beta-lactam', 'β-lactam'],
+  'raas-blocker': ['raas', 'raas blocker', 'raas blockade', 'raas inhibitor', 'raasi', 'raas-i'],
 };
 
 /** A class id or a group id, as a task config may name it. */
@@ -226,6 +240,70 @@ function classMembersInText(text: string): string[] {
 /** Ingredient names (lower-case) mentioned in a text: generic, brand or shorthand. */
 export function ingredientNamesInText(text: string): string[] {
   return [...new Set([...drugIngredientNames({ text }), ...classMembersInText(text)])];
+}
+
+/** A class name as a whole-word pattern: a space or hyphen in it may be a space, a hyphen or nothing ("beta blocker",
+ * "beta-blocker", "betablocker"; "SGLT-2" and "SGLT2"), and a plural ending is allowed. */
+function classNamePattern(name: string): RegExp {
+  const body = name.toLowerCase().split(/[\s-]+/).map(escapeRegExp).join('[\\s-]?');
+  return new RegExp(`(^|[^a-z0-9])${body}(e?s)?([^a-z0-9]|$)`);
+}
+
+const CLASS_NAME_PATTERNS: [RegExp, string][] = [
+  ...classes.flatMap((c) => (c.names ?? []).map((n): [RegExp, string] => [classNamePattern(n), c.id])),
+  ...Object.entries(GROUP_NAMES).flatMap(([id, names]) => names.map((n): [RegExp, string] => [classNamePattern(n), id])),
+];
+
+/** Class ids a text names in words ("penicillins", "sulfa drugs", "an SGLT2 inhibitor"); a group named gives its classes. */
+export function classesNamedIn(text: string): string[] {
+  const lower = text.toLowerCase();
+  return [...new Set(CLASS_NAME_PATTERNS.filter(([pattern]) => pattern.test(lower)).flatMap(([, id]) => expandClass(id)))];
+}
+
+/**
+ * The text mentions the drug `id`: an ingredient ("doxycycline": by generic, brand or shorthand name), or a class or
+ * group of drug-classes.ts ("sglt2-inhibitor", "beta-lactam": by a member's name or by the class's own name). A
+ * mention says nothing about direction: "no penicillin" mentions penicillin (graders/lib/text reads direction).
+ */
+export function mentionsDrug(text: string, id: string): boolean {
+  if (isKnownClass(id)) {
+    const wanted = expandClass(id);
+    return [...classesNamedIn(text), ...classesOfIngredients(ingredientNamesInText(text))].some((c) => wanted.includes(c));
+  }
+  const [ingredient] = ingredientNamesInText(id);
+  if (!ingredient) throw new Error(`mentionsDrug: "${id}" is neither a drug class nor a drug the vocabulary knows`);
+  return ingredientNamesInText(text).includes(ingredient);
+}
+
+/**
+ * A drug concept (an order's or an allergy's substance) is the drug `id`: an ingredient by any held RxNorm code or
+ * name (ingredientNamesOf), or a class or group by a member or by the class's own name in its text ("penicillin VK
+ * 500 mg" is a penicillin, "Sulfa drugs" a sulfonamide antibiotic).
+ */
+export function conceptIs(concept: CodeableConcept | undefined, id: string): boolean {
+  if (isKnownClass(id)) {
+    const wanted = expandClass(id);
+    const names = [concept?.text, ...codingsOf(concept).map((c) => c.display)].filter((n): n is string => !!n).join(' ; ');
+    return [...classesOf(concept), ...classesNamedIn(names)].some((c) => wanted.includes(c));
+  }
+  const [ingredient] = ingredientNamesInText(id);
+  if (!ingredient) throw new Error(`conceptIs: "${id}" is neither a drug class nor a drug the vocabulary knows`);
+  return ingredientNamesOf(concept).includes(ingredient);
+}
+
+/**
+ * The names a text uses for any of `ingredients`: the ingredient names themselves, and every word or pair of words in
+ * the text that the drug vocabulary reads as one of them ("Norvasc", "HCTZ", "Anoro Ellipta"). For reading a
+ * statement's direction about the drug under whatever name the writer chose.
+ */
+export function namesInTextFor(text: string, ingredients: string[]): string[] {
+  const wanted = ingredients.map((i) => i.toLowerCase());
+  const words = text.match(/[A-Za-z][A-Za-z0-9-]*/g) ?? [];
+  const names = (phrase: string) => ingredientNamesInText(phrase).some((n) => wanted.includes(n));
+  const single = [...new Set(words)].filter(names);
+  // A pair counts only as a name of its own (a two-word brand), not as a one-word name plus a neighbour.
+  const pairs = [...new Set(words.slice(1).map((w, i) => `${words[i]} ${w}`))].filter((p) => !p.split(' ').some(names) && names(p));
+  return [...new Set([...wanted, ...[...single, ...pairs].filter((p) => !wanted.includes(p.toLowerCase()))])];
 }
 
 /**

@@ -10,7 +10,7 @@
 import type { AllergyIntolerance, CodeableConcept } from '@medplum/fhirtypes';
 import { lookupDisplay } from '../../../seed/codes/index.ts';
 import { codingsOf } from '../codings.ts';
-import { classesOfIngredients, classesOfOrder, expandClass, ingredientNamesInText, ingredientNamesOf } from '../drug-classes.ts';
+import { classesNamedIn, classesOfIngredients, classesOfOrder, expandClass, ingredientNamesInText, ingredientNamesOf } from '../drug-classes.ts';
 import type { HarmRule } from './rule.ts';
 
 /** Beta-lactams grouped by similar R1 side chains (Khan DA et al. 2022, Table of side-chain similarity). */
@@ -19,19 +19,6 @@ const R1_SIDE_CHAIN_GROUPS: string[][] = [
   ['penicillin g', 'penicillin g benzathine', 'cefalotin', 'cefoxitin'],
   ['ceftriaxone', 'cefotaxime', 'cefepime', 'cefpodoxime', 'cefuroxime', 'ceftaroline'],
   ['ceftazidime', 'aztreonam'],
-];
-
-/** Words of an allergy's substance naming a whole class. */
-const CLASS_WORDS: [RegExp, string][] = [
-  [/penicillin/, 'penicillin'],
-  [/cephalosporin/, 'cephalosporin'],
-  [/\bsulfa\b|sulfonamide/, 'sulfonamide-antibiotic'],
-  [/\bnsaids?\b|non-?steroidal/, 'nsaid'],
-  [/fluoroquinolone|quinolone/, 'fluoroquinolone'],
-  [/macrolide/, 'macrolide'],
-  [/tetracycline/, 'tetracycline'],
-  [/\bstatins?\b/, 'statin'],
-  [/ace inhibitor/, 'ace-inhibitor'],
 ];
 
 const HIGH_RISK = /anaphyla|angioedema|bronchospasm|hypotension|shock|laryngeal|airway|wheez/;
@@ -62,7 +49,7 @@ const CEPHALOSPORINS = expandClass('cephalosporin');
 function allergenOf(a: AllergyIntolerance): Allergen {
   const text = words(a.code);
   const ingredients = [...new Set([...ingredientNamesOf(a.code), ...ingredientNamesInText(text)])];
-  const namedClasses = [...new Set(CLASS_WORDS.filter(([pattern]) => pattern.test(text)).flatMap(([, id]) => expandClass(id)))];
+  const namedClasses = classesNamedIn(text);
   const ingredientClasses = classesOfIngredients(ingredients);
   const reactions = (a.reaction ?? []).map((r) => [words(r.substance), ...r.manifestation.map(words), r.description ?? ''].join(' ').toLowerCase()).join(' ');
   return {

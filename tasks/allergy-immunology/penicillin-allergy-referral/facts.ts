@@ -1,17 +1,11 @@
 // Clinical facts of the penicillin-allergy evaluation task, shared by the grader and the reference solution as data
-// only: the PEN-FAST items and cut-off, which reactions are severe, the penicillin class, and where an allergy
+// only: the PEN-FAST items and cut-off, which reactions are severe, and where an allergy
 // evaluation goes. Each side scores PEN-FAST and classifies the history with its own code.
 
 export const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
 export const SNOMED = 'http://snomed.info/sct';
 
 export const AMOXICILLIN = '723';
-
-/** Penicillin-class ingredients (RxNorm IN) and the names (generic and brand) that give one away in text. */
-export const PENICILLINS = {
-  ingredients: ['723', '733', '7980', '7984', '48203', '3356', '8339', '7233', '7773', '10591'],
-  names: ['amoxicillin', 'ampicillin', 'penicillin', 'augmentin', 'amoxil', 'clavulan', 'dicloxacillin', 'nafcillin', 'oxacillin', 'piperacillin', 'bicillin'],
-};
 
 /**
  * PEN-FAST (Trubiano JA et al., JAMA Intern Med 2020;180:745-752): F = reaction five years ago or less (2 points);

@@ -7,10 +7,10 @@ import type { Check, SelectContext } from '../../../contracts/task.ts';
 import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import { searchOf,
-  allOf, anyOf, answerField, answerText, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, findReferral, inCodeSet, matchNumber, matchOf,
-  matchYesNo, rxnormIngredients, SERVICE_CATEGORIES, verdict, writtenResources, type Match,
+  allOf, anyOf, answerField, answerText, codingsOf, conceptIs, createdResources, describeConcept, fail, fetchedAll, findReferral, inCodeSet, matchNumber, matchOf,
+  matchYesNo, mentionsDrug, SERVICE_CATEGORIES, verdict, writtenResources, type Match,
 } from '../../../graders/lib/index.ts';
-import { ALLERGY_SPECIALTY, ALLERGY_SPECIALTY_WORDS, AMOXICILLIN, PEN_FAST, PENICILLINS, REACTION_WORDS, RXNORM, SEVERE_REACTIONS, SNOMED } from './facts.ts';
+import { ALLERGY_SPECIALTY, ALLERGY_SPECIALTY_WORDS, AMOXICILLIN, PEN_FAST, REACTION_WORDS, RXNORM, SEVERE_REACTIONS, SNOMED } from './facts.ts';
 
 const YEAR_MS = 365.25 * 86400_000;
 const isActive = (a: AllergyIntolerance) => a.clinicalStatus?.coding?.some((c) => c.code === 'active') ?? false;
@@ -59,14 +59,8 @@ export async function select({ fhir, patient, now }: SelectContext): Promise<boo
   return f.lowRisk || f.severe;
 }
 
-/** A penicillin by any RxNorm code, brand or text (graders/lib/drugs); the class names cover the penicillins the drug
- * vocabulary does not hold yet (nafcillin, oxacillin, piperacillin, "penicillin" itself). */
-function isPenicillin(order: MedicationRequest): boolean {
-  const c = order.medicationCodeableConcept;
-  if ([...rxnormIngredients(c), ...drugIngredients(c)].some((i) => PENICILLINS.ingredients.includes(i))) return true;
-  const text = [c?.text, ...codingsOf(c).map((x) => x.display)].filter(Boolean).join(' ').toLowerCase();
-  return PENICILLINS.names.some((n) => text.includes(n));
-}
+/** A penicillin by any RxNorm code, brand or name, or the class named ("penicillin VK"): graders/lib/drug-classes. */
+const isPenicillin = (order: MedicationRequest): boolean => conceptIs(order.medicationCodeableConcept, 'penicillin');
 
 /** A supervised test dose rather than a course: one administration (count, or a dispense of one or two units), or
  * an order that says so. */
@@ -83,14 +77,15 @@ function isChallengeService(order: ServiceRequest): boolean {
   if (inCodeSet(order.category, SERVICE_CATEGORIES.referral) || inCodeSet(order.code, SERVICE_CATEGORIES.referral)) return false;
   const ordered = [order.code?.text, ...codingsOf(order.code).map((c) => c.display)].join(' ').toLowerCase();
   const about = [ordered, ...(order.reasonCode ?? []).map((r) => r.text), ...(order.note ?? []).map((n) => n.text)].join(' ').toLowerCase();
-  return /challenge|provocation/.test(ordered) && PENICILLINS.names.some((n) => about.includes(n));
+  return /challenge|provocation/.test(ordered) && mentionsDrug(about, 'penicillin');
 }
 
 /** A referral to Allergy & Immunology about the penicillin allergy (by its reason text or a reasonReference to it). */
 function allergyReferral(orders: ServiceRequest[], patient: string, allergyId: string): Match<ServiceRequest> {
   const expected = { patient, specialty: ALLERGY_SPECIALTY, specialtyWords: ALLERGY_SPECIALTY_WORDS, status: ['active'] };
   const about = (o: ServiceRequest) => (o.reasonReference ?? []).some((r) => r.reference === `AllergyIntolerance/${allergyId}`)
-    || /penicillin|amoxicillin|beta-?lactam|β-lactam|pcn/i.test([...(o.reasonCode ?? []).flatMap((r) => [r.text, ...codingsOf(r).map((c) => c.display)]), o.code?.text, ...(o.note ?? []).map((n) => n.text), o.patientInstruction].filter(Boolean).join(' '));
+    // "beta-lactam allergy" names the penicillins too (a group of classes, graders/lib/drug-classes.ts).
+    || mentionsDrug([...(o.reasonCode ?? []).flatMap((r) => [r.text, ...codingsOf(r).map((c) => c.display)]), o.code?.text, ...(o.note ?? []).map((n) => n.text), o.patientInstruction].filter(Boolean).join(' ; '), 'penicillin');
   // A referral written without a referral category or code still says what it is ("Referral to allergist").
   const isReferral = (o: ServiceRequest) => findReferral([o], expected).ok || (['active'].includes(o.status) && findReferral([{ ...o, category: [{ coding: [{ system: SNOMED, code: '386053000' }] }] }], expected).ok
     && /\brefer|consult/i.test([o.code?.text, ...codingsOf(o.code).map((c) => c.display)].join(' ')));

@@ -15,16 +15,17 @@ export interface Pillar {
   name: string;
   /** Drug class ids of graders/lib/drug-classes.ts that fill the pillar. */
   classes: string[];
-  /** Words that name the pillar in an answer ("MRA", "spironolactone"); a plural "s" may follow. */
-  names: string[];
+  /** Drug classes or groups (graders/lib/drug-classes.ts) whose naming names the pillar in an answer: a member
+   * ("spironolactone", "Entresto") or the class itself ("MRA", "SGLT2i", "RAAS blocker"). */
+  mentions: string[];
 }
 
 /** 2022 AHA/ACC/HFSA heart failure guideline, section 7.3: the four medication pillars of HFrEF. */
 export const PILLARS: Pillar[] = [
-  { id: 'beta-blocker', name: 'beta blocker', classes: ['beta-blocker'], names: ['beta blocker', 'beta-blocker', 'betablocker', 'carvedilol', 'metoprolol', 'bisoprolol'] },
-  { id: 'raas', name: 'ACE inhibitor/ARB/ARNI', classes: ['ace-inhibitor', 'arb', 'arni'], names: ['ace inhibitor', 'acei', 'arb', 'arni', 'raas', 'sacubitril', 'entresto', 'angiotensin'] },
-  { id: 'mra', name: 'MRA', classes: ['mra'], names: ['mra', 'mineralocorticoid', 'aldosterone antagonist', 'spironolactone', 'eplerenone'] },
-  { id: 'sglt2', name: 'SGLT2 inhibitor', classes: ['sglt2-inhibitor'], names: ['sglt2', 'sglt2i', 'sglt-2', 'gliflozin', 'empagliflozin', 'dapagliflozin', 'sotagliflozin'] },
+  { id: 'beta-blocker', name: 'beta blocker', classes: ['beta-blocker'], mentions: ['beta-blocker'] },
+  { id: 'raas', name: 'ACE inhibitor/ARB/ARNI', classes: ['ace-inhibitor', 'arb', 'arni'], mentions: ['raas-blocker'] },
+  { id: 'mra', name: 'MRA', classes: ['mra'], mentions: ['mra'] },
+  { id: 'sglt2', name: 'SGLT2 inhibitor', classes: ['sglt2-inhibitor'], mentions: ['sglt2-inhibitor'] },
 ];
 
 /**

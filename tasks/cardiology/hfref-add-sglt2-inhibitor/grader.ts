@@ -8,7 +8,7 @@ import { activeOrdersAtStart,
   allOf, answerField, answerText, effectiveTime, fail, fetchedAll, findMedicationOrder, label, latestObservation, matchNumber, matchOf,
   observations, quantityOf, verdict, type Match,
 } from '../../../graders/lib/index.ts';
-import { classesOfOrder, dailyMg, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
+import { classesOfOrder, dailyMg, ingredientNamesOf, mentionsDrug } from '../../../graders/lib/drug-classes.ts';
 import {
   EGFR_RESULTS, MRA_MAX_POTASSIUM_EXCLUSIVE, MRA_MIN_EGFR_EXCLUSIVE, NEVER_TOGETHER, PILLARS, POTASSIUM_RESULTS, SGLT2_MIN_EGFR, SGLT2_SUSTAINED_DAYS,
   START_DOSES, type Pillar,
@@ -112,7 +112,7 @@ function missingText(answer: unknown): { text: string; structured: boolean } {
   return { text: answerText(answer), structured: false };
 }
 
-const names = (text: string, p: Pillar) => p.names.some((n) => new RegExp(`(^|[^a-z0-9])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}s?([^a-z0-9]|$)`, 'i').test(text));
+const names = (text: string, p: Pillar) => p.mentions.some((id) => mentionsDrug(text, id));
 
 export const checks: Record<string, Check> = {
   reviewed_gdmt_orders: async ({ fhir, patient, log, changes }) => {

@@ -5,7 +5,7 @@
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
 import { effectiveTime } from '../../../graders/lib/index.ts';
-import { DRUG_CLASSES } from '../../../graders/lib/drug-classes.ts';
+import { conceptIs } from '../../../graders/lib/drug-classes.ts';
 import {
   FLOWSHEET, LOINC, MRA_MAX_POTASSIUM_EXCLUSIVE, MRA_MIN_EGFR_EXCLUSIVE, PILLARS, SGLT2_MIN_EGFR, SGLT2_SUSTAINED_DAYS, type Pillar, type PillarId,
 } from './facts.ts';
@@ -13,14 +13,8 @@ import {
 const RXNORM = 'http://www.nlm.nih.gov/research/umls/rxnorm';
 const valued = (list: Observation[]) => list.filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined)
   .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)));
-const brands: Record<string, string> = { entresto: 'sacubitril', jardiance: 'empagliflozin', farxiga: 'dapagliflozin', aldactone: 'spironolactone', inspra: 'eplerenone', toprol: 'metoprolol', coreg: 'carvedilol' };
-
-/** Whether an order fills the pillar: a member ingredient (or its brand) named in the drug text or coding display. */
-function fills(order: MedicationRequest, pillar: Pillar): boolean {
-  const text = [order.medicationCodeableConcept?.text, ...(order.medicationCodeableConcept?.coding ?? []).map((c) => c.display)].join(' ').toLowerCase();
-  const members = pillar.classes.flatMap((id) => DRUG_CLASSES.get(id)?.ingredients ?? []);
-  return members.some((n) => new RegExp(`\\b${n}\\b`).test(text)) || Object.entries(brands).some(([b, n]) => text.includes(b) && members.includes(n));
-}
+/** Whether an order fills the pillar: its drug, by any code, brand or name, is in one of the pillar's classes. */
+const fills = (order: MedicationRequest, pillar: Pillar): boolean => pillar.classes.some((id) => conceptIs(order.medicationCodeableConcept, id));
 
 interface Drug { code: string; name: string; mg: number; sig: string }
 const CHOICES: Record<'main' | 'alternative', Record<'sglt2' | 'mra', Drug>> = {

@@ -9,18 +9,11 @@ export const LOINC = 'http://loinc.org';
 
 export const AMOXICILLIN = '723';
 
-/** Penicillin-class ingredients and names: all share the beta-lactam/penicillin core the allergy is to. */
-export const PENICILLINS = {
-  ingredients: ['723', '733', '7980', '7984', '48203', '3356', '8339', '7233', '7773'],
-  names: ['amoxicillin', 'ampicillin', 'penicillin', 'augmentin', 'amoxil', 'clavulan', 'dicloxacillin', 'nafcillin', 'oxacillin', 'piperacillin'],
-};
-
 export type DrugClass = 'tetracycline' | 'fluoroquinolone' | 'cephalosporin' | 'lincosamide';
 
 export interface Regimen {
+  /** The ingredient, as graders/lib/drug-classes.ts names it (any code, brand or name of it is recognised there). */
   drug: string;
-  ingredients: string[];
-  names: string[];
   drugClass: DrugClass;
   /** Accepted adult oral doses: mg per dose at so many doses a day. */
   doses: { mg: number; timesPerDay: number }[];
@@ -41,20 +34,20 @@ export interface Regimen {
  * without testing - never one sharing amoxicillin's (cefadroxil, cefprozil) or ampicillin's (cephalexin, cefaclor).
  */
 export const REGIMENS: Regimen[] = [
-  { drug: 'doxycycline', ingredients: ['3640'], names: ['doxycycline', 'vibramycin', 'doryx'], drugClass: 'tetracycline', doses: [{ mg: 100, timesPerDay: 2 }, { mg: 200, timesPerDay: 1 }] },
-  { drug: 'levofloxacin', ingredients: ['82122'], names: ['levofloxacin', 'levaquin'], drugClass: 'fluoroquinolone', doses: [{ mg: 500, timesPerDay: 1 }, { mg: 750, timesPerDay: 1 }] },
-  { drug: 'moxifloxacin', ingredients: ['139462'], names: ['moxifloxacin', 'avelox'], drugClass: 'fluoroquinolone', doses: [{ mg: 400, timesPerDay: 1 }] },
-  { drug: 'cefpodoxime', ingredients: ['20489'], names: ['cefpodoxime', 'vantin'], drugClass: 'cephalosporin', doses: [{ mg: 200, timesPerDay: 2 }, { mg: 100, timesPerDay: 2 }] },
-  { drug: 'cefuroxime', ingredients: ['2194'], names: ['cefuroxime', 'ceftin'], drugClass: 'cephalosporin', doses: [{ mg: 250, timesPerDay: 2 }, { mg: 500, timesPerDay: 2 }] },
-  { drug: 'cefdinir', ingredients: ['25037'], names: ['cefdinir', 'omnicef'], drugClass: 'cephalosporin', doses: [{ mg: 300, timesPerDay: 2 }, { mg: 600, timesPerDay: 1 }] },
-  { drug: 'cefixime', ingredients: ['25033'], names: ['cefixime', 'suprax'], drugClass: 'cephalosporin', doses: [{ mg: 400, timesPerDay: 1 }, { mg: 200, timesPerDay: 2 }] },
-  { drug: 'cefprozil', ingredients: ['19552'], names: ['cefprozil'], drugClass: 'cephalosporin', doses: [{ mg: 250, timesPerDay: 2 }, { mg: 500, timesPerDay: 2 }], amoxicillinSideChain: true },
-  { drug: 'clindamycin', ingredients: ['2582'], names: ['clindamycin', 'cleocin'], drugClass: 'lincosamide', doses: [{ mg: 300, timesPerDay: 3 }, { mg: 300, timesPerDay: 4 }, { mg: 150, timesPerDay: 4 }, { mg: 450, timesPerDay: 3 }], addOnOnly: true },
+  { drug: 'doxycycline', drugClass: 'tetracycline', doses: [{ mg: 100, timesPerDay: 2 }, { mg: 200, timesPerDay: 1 }] },
+  { drug: 'levofloxacin', drugClass: 'fluoroquinolone', doses: [{ mg: 500, timesPerDay: 1 }, { mg: 750, timesPerDay: 1 }] },
+  { drug: 'moxifloxacin', drugClass: 'fluoroquinolone', doses: [{ mg: 400, timesPerDay: 1 }] },
+  { drug: 'cefpodoxime', drugClass: 'cephalosporin', doses: [{ mg: 200, timesPerDay: 2 }, { mg: 100, timesPerDay: 2 }] },
+  { drug: 'cefuroxime', drugClass: 'cephalosporin', doses: [{ mg: 250, timesPerDay: 2 }, { mg: 500, timesPerDay: 2 }] },
+  { drug: 'cefdinir', drugClass: 'cephalosporin', doses: [{ mg: 300, timesPerDay: 2 }, { mg: 600, timesPerDay: 1 }] },
+  { drug: 'cefixime', drugClass: 'cephalosporin', doses: [{ mg: 400, timesPerDay: 1 }, { mg: 200, timesPerDay: 2 }] },
+  { drug: 'cefprozil', drugClass: 'cephalosporin', doses: [{ mg: 250, timesPerDay: 2 }, { mg: 500, timesPerDay: 2 }], amoxicillinSideChain: true },
+  { drug: 'clindamycin', drugClass: 'lincosamide', doses: [{ mg: 300, timesPerDay: 3 }, { mg: 300, timesPerDay: 4 }, { mg: 150, timesPerDay: 4 }, { mg: 450, timesPerDay: 3 }], addOnOnly: true },
 ];
 
 /** Cephalosporins sharing or resembling amoxicillin's/ampicillin's side chain (not sinusitis regimens, but to be
- * recognised as cross-reactive when ordered after anaphylaxis). */
-export const AMINOCEPHALOSPORINS = { ingredients: ['2176', '2231', '2186', '19552'], names: ['cefadroxil', 'cephalexin', 'cefalexin', 'keflex', 'cefaclor', 'cefprozil'] };
+ * recognised as cross-reactive when ordered after anaphylaxis): ingredient names. */
+export const AMINOCEPHALOSPORINS = ['cefadroxil', 'cephalexin', 'cefaclor', 'cefprozil'];
 
 /** Reactions that make a penicillin history high risk (immediate, severe): anaphylaxis, angioedema, SJS/TEN, DRESS. */
 export const SEVERE_REACTIONS = ['39579001', '41291007', '73442001', '402736002', '419076005', '703330009'];

@@ -7,31 +7,25 @@ import type { Check, SelectContext } from '../../../contracts/task.ts';
 import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
-  allOf, answerText, codingsOf, createdResources, describeConcept, drugIngredientNames, drugIngredients, fail, fetchedAll, findMedicationOrder, matchOf, matchRecommendation,
-  rxnormIngredients, verdict, type Match,
+  allOf, answerText, classesNamedIn, classesOfOrder, codingsOf, conceptIs, createdResources, describeConcept, fail, fetchedAll, findMedicationOrder, ingredientNamesOf, matchOf,
+  matchRecommendation, mentionsDrug, orderInClass, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import {
-  AMINOCEPHALOSPORINS, AMOXICILLIN, EGFR, EXCLUDED_IN_PREGNANCY, ICD10CM, LOINC, PENICILLINS, PREGNANCY, REGIMENS, RXNORM, SEVERE_REACTIONS, SNOMED, type Regimen,
+  AMINOCEPHALOSPORINS, AMOXICILLIN, EGFR, EXCLUDED_IN_PREGNANCY, ICD10CM, LOINC, PREGNANCY, REGIMENS, RXNORM, SEVERE_REACTIONS, SNOMED, type Regimen,
 } from './facts.ts';
 
 const YEAR_MS = 365.25 * 86400_000;
 const isActiveAllergy = (a: AllergyIntolerance) => a.clinicalStatus?.coding?.some((c) => c.code === 'active') ?? false;
 const confirmedOrUnconfirmed = (a: AllergyIntolerance) => !a.verificationStatus?.coding?.some((c) => ['refuted', 'entered-in-error'].includes(c.code ?? ''));
 
-/** An order's drug: its ingredients from any RxNorm code, brand or text name (graders/lib/drugs), and its words, for
- * the cephalosporins the drug vocabulary does not hold yet (cefixime, cefprozil, cefadroxil, cefaclor). */
-function orderWords(order: MedicationRequest): { ingredients: string[]; text: string } {
-  const concept = order.medicationCodeableConcept;
-  const text = [concept?.text, ...codingsOf(concept).map((c) => c.display), ...drugIngredientNames(concept)].filter(Boolean).join(' ').toLowerCase();
-  return { ingredients: [...new Set([...rxnormIngredients(concept), ...drugIngredients(concept)])], text };
-}
+/** The order's drug is `id` (an ingredient or a drug class), by any RxNorm code, brand or name (graders/lib). */
+const is = (order: MedicationRequest, id: string): boolean => conceptIs(order.medicationCodeableConcept, id);
 
-function contains(order: MedicationRequest, drug: { ingredients: string[]; names: string[] }): boolean {
-  const { ingredients, text } = orderWords(order);
-  return ingredients.some((i) => drug.ingredients.includes(i)) || drug.names.some((n) => new RegExp(`\\b${n}\\b`).test(text));
-}
+/** The allergy list entry covers the order: a shared ingredient, or a class the allergy names ("sulfa", "cephalosporins"). */
+const allergyCovers = (a: AllergyIntolerance, order: MedicationRequest): boolean =>
+  ingredientNamesOf(a.code).some((n) => is(order, n)) || classesNamedIn(describeConcept(a.code)).some((c) => classesOfOrder(order).includes(c));
 
-const regimenOf = (order: MedicationRequest): Regimen[] => REGIMENS.filter((r) => contains(order, r));
+const regimenOf = (order: MedicationRequest): Regimen[] => REGIMENS.filter((r) => is(order, r.drug));
 
 export interface ChartFacts {
   allergies: AllergyIntolerance[];
@@ -49,7 +43,7 @@ export async function chartFacts(fhir: FhirClient, patient: string, changes: Res
   const created = new Set(changes.filter((c) => c.type === 'AllergyIntolerance' && c.action === 'created').map((c) => c.id));
   const allergies = [...now.filter((a) => !created.has(a.id!) && !before.some((b) => b.id === a.id)), ...before].filter((a) => isActiveAllergy(a) && confirmedOrUnconfirmed(a));
   const amoxicillin = allergies.filter((a) => codingsOf(a.code).some((c) => c.system === RXNORM && c.code === AMOXICILLIN));
-  const penicillinAllergies = allergies.filter((a) => rxnormIngredients(a.code).some((i) => PENICILLINS.ingredients.includes(i)) || PENICILLINS.names.some((n) => (a.code?.text ?? '').toLowerCase().includes(n)));
+  const penicillinAllergies = allergies.filter((a) => conceptIs(a.code, 'penicillin'));
   const highRisk = penicillinAllergies.some((a) => a.criticality === 'high'
     || (a.reaction ?? []).some((r) => (r.manifestation ?? []).some((m) => codingsOf(m).some((c) => c.system === SNOMED && SEVERE_REACTIONS.includes(c.code ?? '')))));
   const conditions = await fhir.search<Condition>('Condition', { patient, 'clinical-status': 'active', _count: 1000 });
@@ -64,7 +58,7 @@ export async function chartFacts(fhir: FhirClient, patient: string, changes: Res
 function ruledOut(regimen: Regimen, facts: ChartFacts): string | undefined {
   if (facts.pregnant && EXCLUDED_IN_PREGNANCY.includes(regimen.drugClass)) return `${regimen.drug} (${regimen.drugClass}) is avoided in pregnancy`;
   if (facts.highRisk && regimen.amoxicillinSideChain) return `${regimen.drug} shares amoxicillin's side chain after a severe reaction`;
-  const listed = facts.allergies.find((a) => rxnormIngredients(a.code).some((i) => regimen.ingredients.includes(i)) || regimen.names.some((n) => (a.code?.text ?? describeConcept(a.code)).toLowerCase().includes(n)));
+  const listed = facts.allergies.find((a) => conceptIs(a.code, regimen.drug));
   if (listed) return `${regimen.drug} is on the patient's allergy list (AllergyIntolerance/${listed.id})`;
   return undefined;
 }
@@ -95,12 +89,12 @@ export const checks: Record<string, Check> = {
     return verdict(allOf(
       matchRecommendation(answer, { subject: ['amoxicillin'], expected: 'against', answersQuestion: true }),
       matchOf(/allerg|hives|urticaria|anaphyla|reaction/.test(text) ? [] : ['the answer does not give the allergy as the reason']),
-      matchOf(ordered.length === 0 || ordered.some((d) => REGIMENS.find((r) => r.drug === d)!.names.some((n) => text.includes(n))) ? [] : [`the answer does not name what was ordered (${ordered.join(', ')})`]),
+      matchOf(ordered.length === 0 || ordered.some((d) => mentionsDrug(text, d)) ? [] : [`the answer does not name what was ordered (${ordered.join(', ')})`]),
     ));
   },
   no_penicillin_ordered: ({ changes }) => {
     const orders = newOrders(changes);
-    const bad = orders.filter((o) => contains(o, PENICILLINS));
+    const bad = orders.filter((o) => is(o, 'penicillin'));
     return verdict(matchOf(bad.map((o) => `MedicationRequest/${o.id} (${describeConcept(o.medicationCodeableConcept)}) is a penicillin despite the amoxicillin allergy`), [`${orders.length} new orders checked`]));
   },
   guideline_antibiotic_ordered: async ({ fhir, patient, changes }) => {
@@ -110,7 +104,7 @@ export const checks: Record<string, Check> = {
     const fitting = REGIMENS.filter((r) => !r.addOnOnly && !ruledOut(r, f));
     const attempts: Match[] = [];
     for (const regimen of fitting) {
-      const candidates = orders.filter((o) => contains(o, regimen));
+      const candidates = orders.filter((o) => is(o, regimen.drug));
       if (candidates.length === 0) continue;
       const options = regimen.doses.map((d) => findMedicationOrder(candidates, { patient, status: ['active'], intent: ['order', 'original-order'], route: ['oral'], dose: { value: d.mg, unit: 'mg', tolerance: { absolute: 0 } }, timesPerDay: d.timesPerDay }));
       const hit = options.find((m) => m.ok);
@@ -124,9 +118,9 @@ export const checks: Record<string, Check> = {
     const f = await chartFacts(fhir, patient, changes);
     const problems = newOrders(changes).flatMap((o) => {
       const own = regimenOf(o).map((r) => ruledOut(r, f)).filter((x): x is string => !!x);
-      if (f.highRisk && contains(o, AMINOCEPHALOSPORINS)) own.push(`${describeConcept(o.medicationCodeableConcept)} shares a side chain with amoxicillin/ampicillin after a severe reaction`);
+      if (f.highRisk && AMINOCEPHALOSPORINS.some((n) => is(o, n))) own.push(`${describeConcept(o.medicationCodeableConcept)} shares a side chain with amoxicillin/ampicillin after a severe reaction`);
       const listed = f.allergies.filter((a) => !codingsOf(a.code).some((c) => c.code === AMOXICILLIN))
-        .filter((a) => rxnormIngredients(a.code).some((i) => orderWords(o).ingredients.includes(i)) || orderWords(o).text.includes((a.code?.text ?? codingsOf(a.code)[0]?.display ?? '\u0000').toLowerCase()));
+        .filter((a) => allergyCovers(a, o));
       own.push(...listed.map((a) => `contains ${a.code?.text ?? describeConcept(a.code)}, on the allergy list`));
       return [...new Set(own)].map((p) => `MedicationRequest/${o.id}: ${p}`);
     });
@@ -134,8 +128,7 @@ export const checks: Record<string, Check> = {
   },
   one_regimen: ({ changes }) => {
     // One antibiotic course; a cephalosporin plus clindamycin is one regimen (IDSA 2012).
-    const antibiotics = newOrders(changes).filter((o) => regimenOf(o).length > 0 || contains(o, PENICILLINS) || contains(o, AMINOCEPHALOSPORINS)
-      || /mycin\b|cycline\b|floxacin\b|\bcef|\bceph|sulfa|trimethoprim|bactrim|azithro|clarithro/i.test(orderWords(o).text));
+    const antibiotics = newOrders(changes).filter((o) => regimenOf(o).length > 0 || orderInClass(o, 'systemic-antibiotic'));
     const main = antibiotics.filter((o) => !regimenOf(o).some((r) => r.addOnOnly));
     const addOns = antibiotics.filter((o) => regimenOf(o).some((r) => r.addOnOnly));
     const problems: string[] = [];

@@ -4,7 +4,8 @@
 // amoxicillin's (cefuroxime 500 mg BID) when pregnant, else levofloxacin 500 mg daily.
 import type { AllergyIntolerance, Condition, MedicationRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
-import { AMOXICILLIN, PREGNANCY, REGIMENS, RXNORM, SNOMED } from './facts.ts';
+import { ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
+import { AMOXICILLIN, PREGNANCY, RXNORM, SNOMED } from './facts.ts';
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
   await fhir.read('Patient', patient);
@@ -16,8 +17,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   await fhir.search('Observation', { patient, category: 'vital-signs', _sort: '-date', _count: 10 });
   await fhir.search('Encounter', { patient, _sort: '-date', _count: 5 });
 
-  const allergicTo = (drug: string) => allergies.some((a) => (a.code?.coding ?? []).some((c) => c.system === RXNORM && REGIMENS.find((r) => r.drug === drug)!.ingredients.includes(c.code ?? ''))
-    || (a.code?.text ?? '').toLowerCase().includes(drug));
+  const allergicTo = (drug: string) => allergies.some((a) => ingredientNamesOf(a.code).includes(drug));
   const pregnant = problems.some((c) => (c.code?.coding ?? []).some((k) => (k.system === SNOMED && PREGNANCY.snomed.includes(k.code ?? '')) || PREGNANCY.icd10Prefixes.some((p) => (k.code ?? '').startsWith(p))));
   const amox = allergies.find((a) => (a.code?.coding ?? []).some((c) => c.code === AMOXICILLIN));
   const reaction = amox?.reaction?.[0]?.manifestation?.[0]?.coding?.[0]?.display?.toLowerCase() ?? 'a reaction';

@@ -4,7 +4,8 @@
 import t from 'tap';
 import type { MedicationRequest } from '@medplum/fhirtypes';
 import {
-  classesOf, classesOfOrder, CLASS_GROUPS, dailyMg, DRUG_CLASSES, expandClass, ingredientNamesOf, isKnownClass, orderInClass, routeKindOf,
+  classesNamedIn, classesOf, classesOfOrder, CLASS_GROUPS, conceptIs, dailyMg, DRUG_CLASSES, expandClass, ingredientNamesOf, isKnownClass, mentionsDrug,
+  namesInTextFor, orderInClass, routeKindOf,
 } from '../../../graders/lib/drug-classes.ts';
 import { RXNORM } from '../../../graders/lib/codings.ts';
 
@@ -82,4 +83,52 @@ t.test('routeKindOf and dailyMg', async (t) => {
   t.equal(dailyMg(order(text('metformin'), { value: 1, unit: 'g' }, 2)), 2000, 'unit conversion x frequency');
   t.equal(dailyMg(order(text('aspirin 81 MG Oral Tablet'), { value: 1, unit: 'tablet' })), 81, 'tablets x the strength in the name');
   t.equal(dailyMg(order(text('aspirin'))), undefined);
+});
+
+t.test('classesNamedIn: a class by its own name, in any spelling clinicians use', async (t) => {
+  t.same(classesNamedIn('Allergies: NSAIDs (GI bleed), sulfa drugs, penicillins').sort(), ['nsaid', 'penicillin', 'sulfonamide-antibiotic']);
+  t.same(classesNamedIn('start an SGLT2 inhibitor'), ['sglt2-inhibitor']);
+  t.same(classesNamedIn('SGLT-2i'), ['sglt2-inhibitor']);
+  t.same(classesNamedIn('beta-blocker, betablocker, beta blockers'), ['beta-blocker']);
+  t.same(classesNamedIn('cephalosporins').sort(), expandClass('cephalosporin').sort(), 'a group named gives its classes');
+  t.ok(classesNamedIn('beta-lactam allergy').includes('penicillin'), 'beta-lactams include the penicillins');
+  t.same(classesNamedIn('carb counting, race in the park, drama'), [], 'ARB, ACE-I and MRA only as whole words');
+  t.same(classesNamedIn('non-steroidal anti-inflammatory'), ['nsaid']);
+  t.same(classesNamedIn('benzylpenicillinase'), [], 'inside another word is no mention');
+});
+
+t.test('mentionsDrug: an ingredient by any of its names, a class by a member or its own name', async (t) => {
+  t.ok(mentionsDrug('Vibramycin 100 mg BID', 'doxycycline'), 'a brand');
+  t.ok(mentionsDrug('switch to Jardiance', 'sglt2-inhibitor'), 'a brand of a member');
+  t.ok(mentionsDrug('missing: MRA', 'mra'));
+  t.ok(mentionsDrug('on Entresto', 'raas-blocker'), 'an ARNI product is a RAAS blocker');
+  t.ok(mentionsDrug('RAAS blockade at maximum', 'raas-blocker'));
+  t.ok(mentionsDrug('PCN allergy', 'penicillin'));
+  t.ok(mentionsDrug('beta-lactam allergy evaluation', 'penicillin'), 'naming beta-lactams names the penicillins');
+  t.notOk(mentionsDrug('cephalosporin allergy evaluation', 'penicillin'), 'a cephalosporin is not a penicillin');
+  t.ok(mentionsDrug('Aricept 10 mg nightly', 'cholinesterase-inhibitor'));
+  t.ok(mentionsDrug('works against the cholinesterase-inhibitor', 'cholinesterase-inhibitor'));
+  t.notOk(mentionsDrug('Namenda 10 mg BID', 'cholinesterase-inhibitor'), 'memantine is no cholinesterase inhibitor');
+  t.ok(mentionsDrug('cefalexin allergy (hives)', 'cephalexin'), 'a mention, whatever the context');
+  t.notOk(mentionsDrug('cefuroxime 500 mg', 'cephalexin'));
+  t.throws(() => mentionsDrug('x', 'not-a-drug'), /neither a drug class nor a drug/);
+});
+
+t.test('conceptIs: the drug of an order or an allergy', async (t) => {
+  t.ok(conceptIs(text('penicillin VK 500 mg tablet'), 'penicillin'), 'the class named in the product');
+  t.ok(conceptIs(text('Augmentin 875 mg'), 'penicillin'));
+  t.ok(conceptIs(rx('723'), 'penicillin'), 'amoxicillin by code');
+  t.notOk(conceptIs(text('cefuroxime 500 mg'), 'penicillin'));
+  t.ok(conceptIs(text('Ceftin 500 mg'), 'cefuroxime'));
+  t.ok(conceptIs(text('Sulfa drugs'), 'sulfonamide-antibiotic'), 'an allergy to a class');
+  t.notOk(conceptIs(text('Keflex 500 mg'), 'cefuroxime'), 'another cephalosporin');
+  t.ok(conceptIs(text('Keflex 500 mg'), 'cephalosporin'));
+});
+
+t.test('namesInTextFor: the names a writer used for a drug', async (t) => {
+  t.same(namesInTextFor('Stop Norvasc; continue HCTZ.', ['amlodipine']), ['amlodipine', 'Norvasc']);
+  t.same(namesInTextFor('Stop Norvasc; continue HCTZ.', ['hydrochlorothiazide']), ['hydrochlorothiazide', 'HCTZ']);
+  t.same(namesInTextFor('Continue Anoro Ellipta daily', ['umeclidinium']), ['umeclidinium', 'Anoro'], 'one word suffices; no neighbour pairs');
+  t.same(namesInTextFor('No oxybutynin.', ['oxybutynin']), ['oxybutynin'], 'the generic is not repeated');
+  t.same(namesInTextFor('nothing relevant', ['oxybutynin']), ['oxybutynin']);
 });
