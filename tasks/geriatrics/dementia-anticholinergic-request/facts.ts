@@ -19,11 +19,11 @@ export const DEMENTIA: CodeSet[] = [
   { system: ICD10, codes: ['G30.0', 'G30.1', 'G30.8', 'G30.9', 'F01.50', 'F01.51', 'F02.80', 'F02.81', 'F03.90', 'F03.91', 'G31.84', 'G31.83', 'G31.09'] },
 ];
 
-/** Cholinesterase inhibitors (ingredient names): an anticholinergic opposes them (Beers 2023 Table 5). */
-export const CHOLINESTERASE_INHIBITORS = ['donepezil', 'rivastigmine', 'galantamine'];
+/** Cholinesterase inhibitors (graders/lib/drug-classes.ts id): an anticholinergic opposes them (Beers 2023 Table 5). */
+export const CHOLINESTERASE_INHIBITOR = 'cholinesterase-inhibitor';
 
 /** The drug class to avoid (graders/lib/drug-classes.ts id). */
 export const STRONG_ANTICHOLINERGIC = 'strong-anticholinergic';
 
-/** The drug the requester asked for, by the names an answer may use. */
-export const REQUESTED_DRUG = { ingredient: 'oxybutynin', names: ['oxybutynin', 'Ditropan', 'Oxytrol'] };
+/** The drug the requester asked for (an answer may call it by any name or brand the drug vocabulary knows). */
+export const REQUESTED_DRUG = { ingredient: 'oxybutynin' };

@@ -9,10 +9,9 @@ import {
   allOf, answerText, createdResources, drugIngredientNames, fail, fetchedAll, fetchedAny, inCodeSet, isNoLongerActive, matchOf, matchRecommendation,
   noteText, untouchedExcept, verdict, writesOnlyFor, type Match,
 } from '../../../graders/lib/index.ts';
-import { orderInClass } from '../../../graders/lib/drug-classes.ts';
+import { mentionsDrug, namesInTextFor, orderInClass } from '../../../graders/lib/drug-classes.ts';
 import { startedMedicationOrders } from '../../../graders/lib/harm/index.ts';
-import { BRAND_NAMES } from '../../../seed/codes/rxnorm/brands.ts';
-import { CHOLINESTERASE_INHIBITORS, DEMENTIA, REQUESTED_DRUG, STRONG_ANTICHOLINERGIC } from './facts.ts';
+import { CHOLINESTERASE_INHIBITOR, DEMENTIA, REQUESTED_DRUG, STRONG_ANTICHOLINERGIC } from './facts.ts';
 
 /** The patient's medication orders as they were when the episode began (created ones left out, changed ones as before). */
 async function startingOrders({ fhir, patient, changes }: GraderContext): Promise<MedicationRequest[]> {
@@ -27,13 +26,10 @@ async function startingOrders({ fhir, patient, changes }: GraderContext): Promis
 
 const names = (o: MedicationRequest) => drugIngredientNames(o.medicationCodeableConcept);
 
-/** The names a text may call an order's drug: its ingredients and their single-ingredient brands ("Benadryl"). */
-function spokenNames(o: MedicationRequest): string[] {
-  const generic = names(o);
-  const brands = Object.entries(BRAND_NAMES).filter(([, ingredients]) => ingredients.length === 1 && generic.includes(ingredients[0])).map(([brand]) => brand);
-  return generic.length ? [...generic, ...brands] : [o.medicationCodeableConcept?.text ?? ''];
-}
-const isChei = (o: MedicationRequest) => names(o).some((n) => CHOLINESTERASE_INHIBITORS.includes(n));
+/** The names a text uses for an order's drug: its ingredients and whatever brand or shorthand of them the text
+ * writes ("Benadryl"); the order's own text when no drug is recognised. */
+const spokenNames = (o: MedicationRequest, text: string): string[] => (names(o).length ? namesInTextFor(text, names(o)) : [o.medicationCodeableConcept?.text ?? '']);
+const isChei = (o: MedicationRequest) => orderInClass(o, CHOLINESTERASE_INHIBITOR);
 
 async function chart(ctx: GraderContext) {
   const starting = (await startingOrders(ctx)).filter((o) => o.status === 'active');
@@ -51,7 +47,7 @@ const REASON = /anticholinergic|antimuscarinic|beers|cholinergic|cholinesterase|
 
 /** A text (answer or note) declines oxybutynin on meaning and gives a reason. */
 function declines(text: unknown, what: string): Match {
-  const direction = matchRecommendation(text, { subject: REQUESTED_DRUG.names, expected: 'against', answersQuestion: what === 'the answer' });
+  const direction = matchRecommendation(text, { subject: namesInTextFor(typeof text === 'string' ? text : answerText(text), [REQUESTED_DRUG.ingredient]), expected: 'against', answersQuestion: what === 'the answer' });
   const reason = REASON.test(typeof text === 'string' ? text : answerText(text)) ? [] : [`${what} gives no reason (anticholinergic burden in dementia, opposition to the cholinesterase inhibitor)`];
   return matchOf([...direction.mismatches.map((m) => `${what}: ${m}`), ...reason], direction.evidence.map((e) => `${what}: ${e}`));
 }
@@ -86,7 +82,7 @@ export const checks: Record<string, Check> = {
       const label = `MedicationRequest/${o.id} (${names(o).join(', ') || o.medicationCodeableConcept?.text})`;
       const current = await ctx.fhir.read<MedicationRequest>('MedicationRequest', o.id!).catch(() => undefined);
       if (isNoLongerActive(current, { allowHold: true })) return matchOf([], [`${label} is now ${current!.status}`]);
-      const advised = texts.map((t) => matchRecommendation(t, { subject: spokenNames(o), expected: 'against' })).find((m) => m.ok);
+      const advised = texts.map((t) => matchRecommendation(t, { subject: spokenNames(o, t), expected: 'against' })).find((m) => m.ok);
       return advised ? matchOf([], [`${label}: stopping it is recommended (${advised.evidence[0]})`])
         : matchOf([`${label} is strongly anticholinergic and still ${current?.status ?? 'gone'}; neither stopped/held nor recommended for stopping in the answer or a note`]);
     }));
@@ -100,7 +96,7 @@ export const checks: Record<string, Check> = {
     const results = list.map((doc) => {
       const text = noteText(doc);
       const m = declines(text, `DocumentReference/${doc.id}`);
-      const named = cheiNames.some((n) => text.toLowerCase().includes(n)) || /cholinesterase/i.test(text) ? [] : [`DocumentReference/${doc.id} does not name the cholinesterase inhibitor (${cheiNames.join(', ')})`];
+      const named = cheiNames.some((n) => mentionsDrug(text, n)) || mentionsDrug(text, CHOLINESTERASE_INHIBITOR) ? [] : [`DocumentReference/${doc.id} does not name the cholinesterase inhibitor (${cheiNames.join(', ')})`];
       return matchOf([...m.mismatches, ...named], m.evidence);
     });
     return verdict(results.find((r) => r.ok) ?? allOf(...results));

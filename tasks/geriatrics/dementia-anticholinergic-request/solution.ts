@@ -8,7 +8,7 @@ import type { Condition, MedicationRequest, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, drugIngredientNames, inCodeSet } from '../../../graders/lib/index.ts';
 import { orderInClass } from '../../../graders/lib/drug-classes.ts';
-import { CHOLINESTERASE_INHIBITORS, DEMENTIA, STRONG_ANTICHOLINERGIC } from './facts.ts';
+import { CHOLINESTERASE_INHIBITOR, DEMENTIA, STRONG_ANTICHOLINERGIC } from './facts.ts';
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
   const person = await fhir.read<Patient>('Patient', patient);
@@ -26,7 +26,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   const dementia = conditions.find((c) => inCodeSet(c.code, DEMENTIA));
   const diagnosis = dementia?.code?.text ?? dementia?.code?.coding?.[0]?.display ?? 'dementia';
   const names = (o: MedicationRequest) => drugIngredientNames(o.medicationCodeableConcept);
-  const chei = active.filter((o) => names(o).some((n) => CHOLINESTERASE_INHIBITORS.includes(n))).map((o) => names(o)[0]);
+  const chei = active.filter((o) => orderInClass(o, CHOLINESTERASE_INHIBITOR)).map((o) => names(o)[0]);
   const cheiText = chei.length ? chei.join(' and ') : 'a cholinesterase inhibitor';
   const toStop = active.filter((o) => orderInClass(o, STRONG_ANTICHOLINERGIC)).map((o) => names(o)[0] ?? o.medicationCodeableConcept?.text ?? 'the anticholinergic');
 
