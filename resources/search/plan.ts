@@ -427,7 +427,9 @@ function compositePredicate(ctx: PlanContext, param: SearchParam, raw: string, n
 
 /** A user's words as an FTS5 query: each word a quoted prefix term, all required. */
 function ftsQuery(value: string): string {
-  const words = unescapeValue(value).split(/\s+/).map((w) => w.replace(/"/g, '')).filter(Boolean);
+  // FTS5 ends a quoted string at a NUL ("unterminated string"); control characters separate words for its tokenizer anyway.
+  // eslint-disable-next-line no-control-regex
+  const words = unescapeValue(value).replace(/[\u0000-\u001f]/g, ' ').split(/\s+/).map((w) => w.replace(/"/g, '')).filter(Boolean);
   if (words.length === 0) return '""';
   return `(${words.map((w) => `"${w}"`).join(' AND ')})`;
 }

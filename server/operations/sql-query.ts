@@ -214,6 +214,8 @@ export const sqlQueryRunOperation: Operation = {
       if (typeof name !== 'string' || !TABLE_NAME.test(name)) {
         throw badRequest('Each view needs a `name` of letters, digits and _ (it becomes the table name)', ['view']);
       }
+      // SQLite reserves every name starting sqlite_ for its own tables (CREATE TABLE fails on them).
+      if (/^sqlite_/i.test(name)) throw badRequest(`View name '${name}' is reserved by SQLite (names starting sqlite_)`, ['view']);
       if (views.some((v) => v.name.toLowerCase() === name.toLowerCase())) throw badRequest(`Two views are named '${name}'`, ['view']);
       views.push({ name, view: compileView(definition) });
     }
