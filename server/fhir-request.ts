@@ -41,6 +41,8 @@ export interface FhirResponse {
   /** A resource, or the JSON text of one (stored versions are sent as stored). */
   body?: Resource | string;
   headers?: Record<string, string>;
+  /** `Type/id` of the resource a JSON-text body holds (server/http/returned-ids.ts reads object bodies itself). */
+  resourceIds?: string[];
   /**
    * The response of an operation that finishes off the main thread (e.g. $sqlquery-run in a child process): the HTTP
    * layer awaits it. Not available inside batch/transaction entries.

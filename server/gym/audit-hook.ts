@@ -3,7 +3,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseQueryString } from '../fhir-request.ts';
 import { DEFAULT_SANDBOX } from '../../resources/storage/sandbox.ts';
-import { returnedResourceIds } from './audit-log.ts';
 import type { SessionManager } from './sessions.ts';
 import { missedSessionBase } from './session-paths.ts';
 
@@ -15,20 +14,12 @@ const SESSION_BASE = /^\/+fhir\/+_session\/+[^/?]+/;
 const DEFAULT_BASE = /^\/+fhir/;
 
 export function registerAuditHook(app: FastifyInstance, sessions: SessionManager): void {
-  const payloads = new WeakMap<FastifyRequest, string>();
-
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    if (auditedSandbox(request, sessions) !== undefined) payloads.set(request, typeof payload === 'string' ? payload : '');
-    done(null, payload);
-  });
-
   app.addHook('onResponse', (request, reply, done) => {
     const sandbox = auditedSandbox(request, sessions);
     const session = sandbox === undefined ? undefined : sessions.get(sandbox);
     if (session) {
       const [rawPath, rawQuery = ''] = request.url.split('?', 2);
       const base = sandbox === DEFAULT_SANDBOX ? DEFAULT_BASE : SESSION_BASE;
-      const location = reply.getHeader('location');
       const tool = request.headers[TOOL_HEADER];
       sessions.audit.record(session.meta.id, {
         time: session.repo.now.toISOString(),
@@ -39,7 +30,8 @@ export function registerAuditHook(app: FastifyInstance, sessions: SessionManager
         // Set by the FHIR routes; a request refused before routing (bad escape, unknown session) wrote nothing.
         write: request.fhirWrite ?? false,
         ...(request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined ? { requestBody: request.body } : {}),
-        resourceIds: returnedResourceIds(payloads.get(request), typeof location === 'string' ? location : undefined),
+        // Read from the answer before it was serialized (server/http/returned-ids.ts); an error answer returned none.
+        resourceIds: request.fhirResourceIds ?? [],
         latencyMs: Math.round(reply.elapsedTime * 1000) / 1000,
         ...(typeof tool === 'string' ? { tool } : {}),
       });

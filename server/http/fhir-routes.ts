@@ -13,11 +13,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Whether this request is a write (server/write-kind.ts), set once it reaches the FHIR router. */
     fhirWrite?: boolean;
+    /** `Type/id` of every resource the answer returned (server/http/returned-ids.ts), set when it is sent. */
+    fhirResourceIds?: string[];
   }
 }
 import { assertJsonAcceptable, FHIR_JSON, mediaType } from './content-type.ts';
 import type { PublicRoot } from './public-url.ts';
 import { isTabularOperationPath } from '../../contracts/operations.ts';
+import { returnedResourceIds } from './returned-ids.ts';
 
 export interface FhirRoutesOptions {
   context: ServerContext;
@@ -70,6 +73,7 @@ function basePath(rawPath: string, sessionId: string | undefined): string {
 }
 
 export function sendFhir(reply: FastifyReply, response: FhirResponse, query: [string, string][]): void {
+  reply.request.fhirResourceIds = returnedResourceIds(response);
   reply.code(response.status);
   if (response.headers) reply.headers(response.headers);
   if (!response.headers?.['content-type']) reply.type(FHIR_JSON);

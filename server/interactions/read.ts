@@ -12,7 +12,7 @@ export function read(req: FhirRequest, type: string, id: string): FhirResponse {
   if (stored.deleted) throw gone(`${type}/${id} was deleted`, undefined);
   const headers = versionHeaders(req, stored);
   if (notModified(req, stored.version, stored.lastUpdated)) return { status: 304, headers };
-  return { status: 200, headers, body: stored.json ?? undefined };
+  return { status: 200, headers, body: stored.json ?? undefined, resourceIds: [`${type}/${id}`] };
 }
 
 /** RFC 7232 conditional GET: If-None-Match takes precedence over If-Modified-Since. */

@@ -34,6 +34,6 @@ export function writeResponse(req: FhirRequest, stored: StoredVersion, status: n
     case 'OperationOutcome':
       return { status, headers, body: informational(message) };
     default:
-      return { status, headers, body: stored.json ?? undefined };
+      return { status, headers, body: stored.json ?? undefined, resourceIds: [`${stored.type}/${stored.id}`] };
   }
 }

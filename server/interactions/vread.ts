@@ -11,5 +11,5 @@ export function vread(req: FhirRequest, type: string, id: string, vid: string): 
   const stored = Number.isNaN(version) ? undefined : req.repo.version(type, id, version);
   if (!stored) throw notFound(`${type}/${id}/_history/${vid} is not known`);
   if (stored.deleted) throw gone(`${type}/${id} version ${vid} is a deletion`);
-  return { status: 200, headers: versionHeaders(req, stored), body: stored.json ?? undefined };
+  return { status: 200, headers: versionHeaders(req, stored), body: stored.json ?? undefined, resourceIds: [`${type}/${id}`] };
 }
