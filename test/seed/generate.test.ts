@@ -10,7 +10,7 @@ import { NdjsonWriter } from '../../seed/ndjson.ts';
 import { NO_MESS } from '../../seed/mess.ts';
 import { DEFAULT_REFERENCE_DATE } from '../../seed/time.ts';
 import { ingredientsOf, lookupDisplay } from '../../seed/codes/index.ts';
-import { collectReferences } from '../../resources/references.ts';
+import { resourceReferences } from '../../resources/references.ts';
 import { validateResource } from '../../resources/validation/validate.ts';
 import { MODULES } from '../../seed/modules/index.ts';
 
@@ -72,7 +72,7 @@ t.test('every reference resolves inside the population', async (t) => {
   let dangling = 0;
   let total = 0;
   for (const r of seed1) {
-    for (const site of collectReferences(r)) {
+    for (const site of resourceReferences(r)) {
       total++;
       if (!ids.has(site.reference) && dangling++ < 5) t.fail(`${r.resourceType}/${r.id} -> ${site.reference}`);
     }
