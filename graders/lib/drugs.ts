@@ -5,10 +5,13 @@
 // (seed/codes/rxnorm), so graders and agents see the same drugs under the same names.
 import type { CodeableConcept } from '@medplum/fhirtypes';
 import { RXNORM, RXNORM_CONCEPTS, RXNORM_DRUG_NAMES, heldRxcui, rxcuiOfIngredient } from '../../seed/codes/rxnorm.ts';
+import { FORMULARY } from '../../seed/codes/formulary.ts';
 
-/** The texts a concept names its drug in: its text, then each coding's display. */
+/** The texts a concept names its drug in: its text, then each coding's display (and a local formulary code, which is
+ * the drug's name: seed/codes/formulary.ts). */
 function namesOf(concept: CodeableConcept | undefined, text?: string): string[] {
-  return [concept?.text, ...(concept?.coding ?? []).map((c) => c.display), text].filter((s): s is string => typeof s === 'string' && s.trim() !== '');
+  const codings = (concept?.coding ?? []).flatMap((c) => [c.display, c.system === FORMULARY.system ? c.code : undefined]);
+  return [concept?.text, ...codings, text].filter((s): s is string => typeof s === 'string' && s.trim() !== '');
 }
 
 /** Ingredient RXCUIs of the RxNorm codings we hold (an IN is its own ingredient; a code outside the current RxNorm tree

@@ -3,16 +3,16 @@
 import type { AgentTool } from './tool.ts';
 import { objectSchema } from './tool.ts';
 import { compactExpansion, compactLookup, queryString, render } from './render.ts';
-import { CVX, FLOWSHEET, ICD10CM, LOINC, RXNORM, SNOMED } from '../../seed/codes/index.ts';
+import { CVX, FLOWSHEET, FORMULARY, ICD10CM, LOINC, RXNORM, SNOMED } from '../../seed/codes/index.ts';
 
 /** What `terminology_search` covers without a `system`: every clinical code system the chart uses, local codes too. */
-export const searchedCodeSystems: readonly string[] = [LOINC, SNOMED, ICD10CM, RXNORM, CVX, FLOWSHEET].map((t) => t.system);
+export const searchedCodeSystems: readonly string[] = [LOINC, SNOMED, ICD10CM, RXNORM, FORMULARY, CVX, FLOWSHEET].map((t) => t.system);
 
 export const terminologySearch: AgentTool = {
   definition: {
     name: 'terminology_search',
     description: 'Find codes by words before searching the chart by code: a word-prefix search over the displays and synonyms of ' +
-      'LOINC, SNOMED CT, ICD-10-CM, RxNorm, CVX and the local flowsheet codes (ValueSet/$expand with a filter), best matches first. ' +
+      'LOINC, SNOMED CT, ICD-10-CM, RxNorm (and the local formulary for drugs without an RxNorm code), CVX and the local flowsheet codes (ValueSet/$expand with a filter), best matches first. ' +
       'Returns {total, matches: [{system, code, display}]}. Charts mix standard and local codes: search by every code you find, ' +
       'e.g. code "http://loinc.org|2823-3,http://ehr-gym.example/fhir/CodeSystem/flowsheet|K".',
     parameters: objectSchema({

@@ -11,44 +11,16 @@ import type { Parameters, ValueSet } from '@medplum/fhirtypes';
 import { CLASS_GROUPS, DRUG_CLASSES, KNOWN_INGREDIENTS, expandClass } from '../../graders/lib/drug-classes.ts';
 import { RXNORM, RXNORM_CONCEPTS, RXNORM_DRUG_NAMES, rxcuiOfIngredient } from '../../seed/codes/rxnorm.ts';
 import { BRAND_CONCEPTS, BRAND_NAMES, UNCODED_INGREDIENTS } from '../../seed/codes/rxnorm/brands.ts';
+import { FORMULARY } from '../../seed/codes/formulary.ts';
 import { startServer } from '../server/test-server.ts';
 
 const TASKS = join(import.meta.dirname, '../../tasks');
 
-// --- Known exceptions: drugs tasks name that the terminology cannot return a code for, by reason. -----------------
-/** In UNCODED_INGREDIENTS: the export's web/data/A.json is not in the stored copy and no other source quoting the IN
- * RXCUI was found. */
-const NO_SOURCE_FILE = ['atogepant', 'aclidinium', 'apalutamide'];
-/** In UNCODED_INGREDIENTS: no current US product, so the NLM ingredient export has no row for them. */
-const NO_CURRENT_PRODUCT = ['nandrolone', 'fluoxymesterone', 'oxymetholone'];
-/** Named by a task or a class but absent from the curated RxNorm table (neither code nor name): the terminology does
- * not know them. Most are class members a harm rule or check recognises in charts (Beers anticholinergics, other
- * NSAIDs, other antibiotics), not drugs a task asks the agent to order. */
-const NOT_IN_TABLE = [
-  // drug-classes members
-  'penicillin g benzathine', 'enalaprilat', 'bexagliflozin', 'ethacrynic acid', 'potassium citrate', 'potassium bicarbonate',
-  'potassium gluconate', 'potassium acetate', 'potassium phosphate', 'calcium polystyrene sulfonate',
-  'ketoprofen', 'piroxicam', 'sulindac', 'diflunisal', 'flurbiprofen', 'oxaprozin', 'fenoprofen', 'mefenamic acid', 'meclofenamate',
-  'tolmetin', 'salsalate',
-  'disopyramide', 'amoxapine', 'clomipramine', 'desipramine', 'doxepin', 'imipramine', 'protriptyline', 'trimipramine',
-  'prochlorperazine', 'promethazine', 'brompheniramine', 'carbinoxamine', 'clemastine', 'cyproheptadine', 'dexbrompheniramine',
-  'dexchlorpheniramine', 'dimenhydrinate', 'doxylamine', 'meclizine', 'pyrilamine', 'triprolidine', 'flavoxate', 'benztropine',
-  'trihexyphenidyl', 'chlorpromazine', 'clozapine', 'loxapine', 'olanzapine', 'perphenazine', 'thioridazine', 'trifluoperazine',
-  'atropine', 'belladonna alkaloids', 'clidinium', 'dicyclomine', 'homatropine', 'hyoscyamine', 'methscopolamine', 'propantheline',
-  'scopolamine', 'orphenadrine',
-  'tinzaparin', 'argatroban', 'bivalirudin',
-  'minocycline', 'tetracycline', 'omadacycline', 'sarecycline', 'ofloxacin', 'delafloxacin', 'gemifloxacin',
-  'cephradine', 'cefalotin', 'cefoxitin', 'cefotetan', 'loracarbef', 'cefotaxime', 'ceftazidime', 'cefditoren', 'ceftibuten',
-  'ceftaroline', 'ceftobiprole',
-  'eletriptan', 'naratriptan', 'almotriptan', 'frovatriptan', 'ciclesonide', 'flunisolide', 'arformoterol', 'indacaterol',
-  'cortisone', 'betamethasone', 'triamcinolone', 'deflazacort',
-  // brand names tasks accept that the table does not hold (edoxaban's EU brand, cefpodoxime's)
-  'lixiana', 'vantin',
-];
+// --- Known exceptions --------------------------------------------------------------------------------------------
 /** Words graders match in free text that are parts of drug names or class words, not drug names (a task's names list). */
-const TEXT_FRAGMENTS = ['zoledronic', 'clavulan', 'acetylsalicylic', 'sglt2', 'sglt2i', 'sglt-2', 'gliflozin'];
+const TEXT_FRAGMENTS = ['zoledronic', 'acetylsalicylic'];
 
-const EXCEPTIONS = new Set([...NO_SOURCE_FILE, ...NO_CURRENT_PRODUCT, ...NOT_IN_TABLE, ...TEXT_FRAGMENTS]);
+const EXCEPTIONS = new Set(TEXT_FRAGMENTS);
 
 // --- The drugs the tasks name ------------------------------------------------------------------------------------
 
@@ -130,24 +102,26 @@ t.test('every drug the tasks name, and every brand of those drugs, is found by t
   const { id } = await session.json() as { id: string };
 
   /** RxNorm codes of the `terminology_search` tool, restricted to RxNorm as an agent would ask. */
-  const toolSearch = async (query: string): Promise<string[]> => {
+  const toolSearch = async (query: string, system = RXNORM.system): Promise<string[]> => {
+    // RxNorm as an agent would ask; the formulary through the tool's default search over every chart code system.
+    const args = system === RXNORM.system ? { query, system, count: 100 } : { query, count: 100 };
     const res = await fetch(`${root}/gym/sessions/${id}/tools/terminology_search`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, system: RXNORM.system, count: 100 }),
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args),
     });
     const body = await res.json() as { text: string; isError: boolean };
     if (body.isError) return [];
-    return (JSON.parse(body.text).matches as { system: string; code: string }[]).filter((m) => m.system === RXNORM.system).map((m) => m.code);
+    return (JSON.parse(body.text).matches as { system: string; code: string }[]).filter((m) => m.system === system).map((m) => m.code);
   };
   /** RxNorm codes of `ValueSet/$expand` on the implicit all-codes value set (FHIR R4 4.8.8) with a filter. */
-  const expand = async (filter: string): Promise<string[]> => {
-    const url = `${baseUrl}/ValueSet/$expand?${new URLSearchParams({ url: `${RXNORM.system}?fhir_vs`, filter, count: '100' })}`;
+  const expand = async (filter: string, system = RXNORM.system): Promise<string[]> => {
+    const url = `${baseUrl}/ValueSet/$expand?${new URLSearchParams({ url: `${system}?fhir_vs`, filter, count: '100' })}`;
     const res = await fetch(url);
     if (res.status !== 200) return [];
-    return ((await res.json() as ValueSet).expansion?.contains ?? []).filter((c) => c.system === RXNORM.system).map((c) => c.code!);
+    return ((await res.json() as ValueSet).expansion?.contains ?? []).filter((c) => c.system === system).map((c) => c.code!);
   };
   /** The display `CodeSystem/$lookup` gives an RxNorm code, or undefined when the server does not know it. */
-  const lookup = async (code: string): Promise<string | undefined> => {
-    const res = await fetch(`${baseUrl}/CodeSystem/$lookup?${new URLSearchParams({ system: RXNORM.system, code })}`);
+  const lookup = async (code: string, system = RXNORM.system): Promise<string | undefined> => {
+    const res = await fetch(`${baseUrl}/CodeSystem/$lookup?${new URLSearchParams({ system, code })}`);
     if (res.status !== 200) return undefined;
     return (await res.json() as Parameters).parameter?.find((p) => p.name === 'display')?.valueString;
   };
@@ -162,7 +136,15 @@ t.test('every drug the tasks name, and every brand of those drugs, is found by t
   for (const [drug, tasks] of [...drugs].sort(([a], [b]) => a.localeCompare(b))) {
     const code = ingredientCode(drug);
     if (!code) {
-      failures.set(drug, `no RxNorm ingredient code in the vocabulary (named by ${tasks.join(', ')})`);
+      // Known by name only (UNCODED_INGREDIENTS, with the reason there): served from the local formulary, never an
+      // invented RXCUI; found by the same tool, by $expand of the formulary and by $lookup.
+      if (!(drug in FORMULARY.concepts)) {
+        failures.set(drug, `no RxNorm ingredient code and not in the local formulary (named by ${tasks.join(', ')})`);
+        continue;
+      }
+      const [byTool, byExpand, display] = await Promise.all([toolSearch(drug, FORMULARY.system), expand(drug, FORMULARY.system), lookup(drug, FORMULARY.system)]);
+      const missing = [byTool.includes(drug) ? '' : 'terminology_search', byExpand.includes(drug) ? '' : '$expand', display ? '' : '$lookup'].filter(Boolean);
+      if (missing.length) failures.set(drug, `formulary code ${drug} not returned by ${missing.join(', ')}`);
       continue;
     }
     const [byTool, byExpand, display] = await Promise.all([toolSearch(drug), expand(drug), lookup(code)]);
@@ -171,14 +153,21 @@ t.test('every drug the tasks name, and every brand of those drugs, is found by t
   }
 
   // Brands: by brand name, the returned codes must stand for every ingredient of the brand (a BN concept, or the
-  // ingredients that carry a name-only brand as a synonym). A brand is excused only through an ingredient that is
-  // excused above or kept uncoded, with its reason, in UNCODED_INGREDIENTS (Qulipta through atogepant).
+  // ingredients that carry a name-only brand as a synonym); a brand of a drug known by name only (Qulipta) is found in
+  // the local formulary under its ingredient.
   const brandFailures: string[] = [];
   let brandsChecked = 0;
   for (const [brand, ingredients] of allBrands()) {
     if (!ingredients.some((i) => drugs.has(i.toLowerCase()))) continue;
-    if (ingredients.some((i) => EXCEPTIONS.has(i.toLowerCase()) || i in UNCODED_INGREDIENTS)) continue;
+    if (ingredients.some((i) => EXCEPTIONS.has(i.toLowerCase()))) continue;
     brandsChecked++;
+    if (ingredients.every((i) => i in UNCODED_INGREDIENTS)) {
+      const [byTool, byExpand] = await Promise.all([toolSearch(brand, FORMULARY.system), expand(brand, FORMULARY.system)]);
+      for (const [path, codes] of [['terminology_search', byTool], ['$expand', byExpand]] as const) {
+        if (ingredients.some((i) => !codes.includes(i))) brandFailures.push(`${brand} (${ingredients.join(' + ')}) by ${path} in the formulary: ${codes.join(', ') || 'nothing'}`);
+      }
+      continue;
+    }
     const wanted = ingredients.map((i) => rxcuiOfIngredient(i));
     const [byTool, byExpand] = await Promise.all([toolSearch(brand), expand(brand)]);
     for (const [path, codes] of [['terminology_search', byTool], ['$expand', byExpand]] as const) {
@@ -195,9 +184,9 @@ t.test('every drug the tasks name, and every brand of those drugs, is found by t
   t.same(stale, [], 'no known exception is found after all (or is no longer named by a task): take it off the list');
 });
 
-t.test('the exceptions that are uncoded ingredients are exactly the ones the table keeps uncoded', async (t) => {
-  const uncoded = Object.keys(UNCODED_INGREDIENTS).sort();
-  const listed = [...NO_SOURCE_FILE, ...NO_CURRENT_PRODUCT].sort();
-  t.same(uncoded.filter((u) => !listed.includes(u)), [], 'every uncoded ingredient is named by a task and listed with its reason');
-  t.same(listed.filter((l) => !uncoded.includes(l)), [], 'every NO_SOURCE_FILE / NO_CURRENT_PRODUCT drug is in UNCODED_INGREDIENTS');
+t.test('the local formulary holds only drugs the tasks name, each kept uncoded with its reason', async (t) => {
+  const drugs = await taskDrugs();
+  t.same(Object.keys(UNCODED_INGREDIENTS).filter((u) => !drugs.has(u)).sort(), [], 'every uncoded ingredient is named by a task');
+  t.same(Object.keys(FORMULARY.concepts).sort(), Object.keys(UNCODED_INGREDIENTS).sort(), 'the formulary is the uncoded ingredients');
+  t.notOk('atogepant' in RXNORM_CONCEPTS, 'no RXCUI is invented for them');
 });

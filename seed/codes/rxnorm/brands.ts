@@ -204,6 +204,8 @@ export const BRAND_NAMES: Readonly<Record<string, string[]>> = {
   // Tymlos (abaloparatide): its BN RXCUI is not quoted by the sources the ingredient code was read from. Yorvipath, which
   // the export lists under teriparatide, is palopegteriparatide (a hypoparathyroidism drug), not a teriparatide brand.
   Tymlos: ['abaloparatide'],
+  // Edoxaban's EU brand and cefpodoxime's US brand, which tasks accept.
+  Lixiana: ['edoxaban'], Vantin: ['cefpodoxime'],
 };
 
 /**
@@ -219,4 +221,25 @@ export const UNCODED_INGREDIENTS: Readonly<Record<string, string[]>> = {
   atogepant: ['Qulipta'], aclidinium: ['Tudorza'], apalutamide: ['Erleada'],
   // [no current product]: anabolic steroids (the prostate-cancer task's ANDROGENS)
   nandrolone: [], fluoxymesterone: [], oxymetholone: [],
+  // [not yet read] members of the graders' drug classes (graders/lib/drug-classes.ts: harm-rule classes such as the
+  // Beers anticholinergics and NSAIDs, and alternatives a task accepts such as other triptans, inhaled steroids and
+  // LABAs) whose RXCUI has not been read from a source yet. Recognised by name and served from the local formulary
+  // (../formulary.ts) until it is.
+  enalaprilat: [], bexagliflozin: [], 'ethacrynic acid': [], 'potassium citrate': [],
+  'potassium bicarbonate': [], 'potassium gluconate': [], 'potassium acetate': [], 'potassium phosphate': [],
+  'calcium polystyrene sulfonate': [],
+  ketoprofen: [], piroxicam: [], sulindac: [], diflunisal: [], flurbiprofen: [], oxaprozin: [], fenoprofen: [], 'mefenamic acid': [],
+  meclofenamate: [], tolmetin: [], salsalate: [],
+  disopyramide: [], amoxapine: [], clomipramine: [], desipramine: [], doxepin: [], imipramine: [], protriptyline: [], trimipramine: [],
+  prochlorperazine: [], promethazine: [], brompheniramine: [], carbinoxamine: [], clemastine: [], cyproheptadine: [],
+  dexbrompheniramine: [], dexchlorpheniramine: [], dimenhydrinate: [], doxylamine: [], meclizine: [], pyrilamine: [], triprolidine: [],
+  flavoxate: [], benztropine: [], trihexyphenidyl: [], chlorpromazine: [], clozapine: [], loxapine: [], olanzapine: [],
+  perphenazine: [], thioridazine: [], trifluoperazine: [], atropine: [], 'belladonna alkaloids': [], clidinium: [], dicyclomine: [],
+  homatropine: [], hyoscyamine: [], methscopolamine: [], propantheline: [], scopolamine: [], orphenadrine: [],
+  tinzaparin: [], argatroban: [], bivalirudin: [],
+  minocycline: [], tetracycline: [], demeclocycline: [], eravacycline: [], tigecycline: [], norfloxacin: [], omadacycline: [], sarecycline: [], ofloxacin: [], delafloxacin: [], gemifloxacin: [],
+  cephradine: [], cefalotin: [], cefoxitin: [], cefotetan: [], loracarbef: [], cefotaxime: [], ceftazidime: [], cefditoren: [],
+  ceftibuten: [], ceftaroline: [], ceftobiprole: [],
+  eletriptan: [], naratriptan: [], almotriptan: [], frovatriptan: [], ciclesonide: [], flunisolide: [], arformoterol: [],
+  indacaterol: [], cortisone: [], betamethasone: [], triamcinolone: [], deflazacort: [],
 };

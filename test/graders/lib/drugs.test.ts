@@ -183,3 +183,9 @@ t.test('antibiotics read from the NLM export: by brand, shorthand and name', asy
   t.equal(ingredientByName('vancomycin'), '11124', 'read from the NLM export');
   t.equal(ingredientByName('Unasyn'), undefined, 'a combination brand is not one ingredient');
 });
+
+t.test('a local formulary coding names its drug by its code, for drugs without an RxNorm code here', async (t) => {
+  const { FORMULARY } = await import('../../../seed/codes/formulary.ts');
+  t.same(drugIngredientNames({ coding: [{ system: FORMULARY.system, code: 'atogepant' }] }), ['atogepant']);
+  t.same(drugIngredientNames({ coding: [{ system: 'http://example.org/other', code: 'atogepant' }] }), [], 'another system\'s code is not a name');
+});
