@@ -6,7 +6,6 @@ import { grade } from './grade.ts';
 import { codeLookupMisses, failureCategory } from './failures.ts';
 import { checkpointScore, episodePasses } from './scoring.ts';
 import { instructionFor, POPULATION_VARIANT } from './variants.ts';
-import { isWrite } from '../graders/lib/safety.ts';
 import type { Agent, AgentOutcome } from './agents/agent.ts';
 import type { WritePolicy } from '../contracts/fhir-client.ts';
 import type { EpisodeResult } from './types.ts';
@@ -58,7 +57,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Episode> {
       return [];
     });
     const base = {
-      answer: submission?.answer, writes: log.filter(isWrite).length, codeLookupMisses: misses, toolCalls: log.length,
+      answer: submission?.answer, writes: log.filter((e) => e.write).length, codeLookupMisses: misses, toolCalls: log.length,
       ...(codeLookupCheckError ? { codeLookupCheckError } : {}),
       ...(outcome.error ? { error: outcome.error } : {}),
     };
