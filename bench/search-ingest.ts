@@ -5,7 +5,7 @@ import type { Resource } from '@medplum/fhirtypes';
 import { Store } from '../resources/storage/store.ts';
 import { Repository } from '../resources/storage/repository.ts';
 import { makeSandbox } from '../resources/storage/sandbox.ts';
-import { createSearchService } from '../resources/search/index.ts';
+import { createSearchIndexer } from '../resources/search/index.ts';
 import { generatePopulation } from '../seed/generate.ts';
 
 export function seedResources(patients: number, seed = 1): (Resource & { id: string })[] {
@@ -16,10 +16,10 @@ export function seedResources(patients: number, seed = 1): (Resource & { id: str
 
 /** Resources per second writing `resources` into a fresh in-memory store's base layer in one transaction. */
 export function ingestRate(resources: (Resource & { id: string })[], indexed: boolean): { rate: number; cpuRate: number; store: Store } {
-  const search = createSearchService();
+  const indexer = createSearchIndexer();
   const path = process.env.INGEST_DB ?? ':memory:';
   if (path !== ':memory:') for (const f of [path, path + '-wal', path + '-shm']) rmSync(f, { force: true });
-  const store = new Store({ path, indexers: indexed ? [search.indexer] : [] });
+  const store = new Store({ path, indexers: indexed ? [indexer] : [] });
   const repo = new Repository(store, makeSandbox('base'));
   const t0 = performance.now();
   const c0 = process.cpuUsage();
@@ -38,7 +38,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const counts = new Map<string, number>();
   for (const r of resources) counts.set(r.resourceType, (counts.get(r.resourceType) ?? 0) + 1);
   console.log([...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', '));
-  createSearchService(); // registry compiled outside the timings
+  createSearchIndexer(); // registry compiled outside the timings
   const mode = process.env.MODE ?? 'both';
   if (mode !== 'indexed') { const a = ingestRate(resources, false); console.log(`unindexed: ${Math.round(a.rate)} resources/s wall, ${Math.round(a.cpuRate)} per CPU-second`); a.store.close(); }
   if (mode !== 'plain') {

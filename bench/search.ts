@@ -8,6 +8,7 @@ import { Store } from '../resources/storage/store.ts';
 import { Repository } from '../resources/storage/repository.ts';
 import { makeSandbox } from '../resources/storage/sandbox.ts';
 import { createSearchService } from '../resources/search/index.ts';
+import { sharedTerminology } from '../resources/terminology/index.ts';
 import { parseQueryString } from '../server/fhir-request.ts';
 import { buildApp } from '../server/app.ts';
 import { population } from './search-population.ts';
@@ -44,7 +45,7 @@ async function timeIt(runs: number, warmup: number, fn: () => unknown): Promise<
 interface SizeResult { resources: number; ingest: number; ingestCpu: number; inProcess: Map<string, [number, number]>; http: Map<string, [number, number]> }
 
 async function measureSize(n: number): Promise<SizeResult> {
-  const search = createSearchService();
+  const search = createSearchService(sharedTerminology());
   const store = new Store({ path: ':memory:', indexers: [search.indexer] });
   const base = new Repository(store, makeSandbox('base'));
   const resources = [...population(n)];

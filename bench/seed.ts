@@ -28,7 +28,7 @@ async function child(mode: RunResult['mode'], patients: number, dir: string): Pr
   const { seedPopulation } = await import('../seed/index.ts');
   const { warmUpValidation } = await import('../resources/validation/validate.ts');
   const { Store } = await import('../resources/storage/store.ts');
-  const { createSearchService } = await import('../resources/search/index.ts');
+  const { createSearchIndexer } = await import('../resources/search/index.ts');
   warmUpValidation();
   const cpu0 = process.cpuUsage();
   const started = performance.now();
@@ -40,7 +40,7 @@ async function child(mode: RunResult['mode'], patients: number, dir: string): Pr
       resources += batch.resources.length;
     }
   } else if (mode === 'load') {
-    const store = new Store({ path: join(dir, 'load.sqlite'), indexers: [createSearchService().indexer] });
+    const store = new Store({ path: join(dir, 'load.sqlite'), indexers: [createSearchIndexer()] });
     resources = seedPopulation({ store, patients, seed: 1 }).metadata.resources;
     store.close();
   } else {

@@ -18,7 +18,7 @@ import { runInNewContext } from 'node:vm';
 import { Store } from '../resources/storage/store.ts';
 import { Repository } from '../resources/storage/repository.ts';
 import { makeSandbox } from '../resources/storage/sandbox.ts';
-import { createSearchService } from '../resources/search/index.ts';
+import { createSearchIndexer } from '../resources/search/index.ts';
 import { buildApp } from '../server/app.ts';
 import { noClientLimits } from '../server/gym/sessions.ts';
 import { population } from './search-population.ts';
@@ -84,7 +84,7 @@ function buildBase(dir: string, patients: number): { path: string; resources: nu
 }
 
 function writeBase(path: string, patients: number): { path: string; resources: number; seconds: number } {
-  const store = new Store({ path, indexers: [createSearchService().indexer] });
+  const store = new Store({ path, indexers: [createSearchIndexer()] });
   const repo = new Repository(store, makeSandbox('base'));
   let resources = 0;
   const t0 = performance.now();

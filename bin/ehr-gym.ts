@@ -45,9 +45,9 @@ program
     if (opts.db !== ':memory:') mkdirSync(dirname(opts.db), { recursive: true });
     // First start: build the default population (250 patients unless --patients, seed 1) into an empty database, then serve it.
     const { Store } = await import('../resources/storage/store.ts');
-    const { createSearchService } = await import('../resources/search/index.ts');
+    const { createSearchIndexer } = await import('../resources/search/index.ts');
     const { ensureDefaultPopulation } = await import('../seed/index.ts');
-    const seedStore = new Store({ path: opts.db, indexers: [createSearchService().indexer] });
+    const seedStore = new Store({ path: opts.db, indexers: [createSearchIndexer()] });
     ensureDefaultPopulation(seedStore, { patients: opts.patients, seed: 1, progress: true });
     const inMemory = opts.db === ':memory:';
     if (!inMemory) seedStore.close();
@@ -93,9 +93,9 @@ program
     let store;
     if (dbPath) {
       const { Store } = await import('../resources/storage/store.ts');
-      const { createSearchService } = await import('../resources/search/index.ts');
+      const { createSearchIndexer } = await import('../resources/search/index.ts');
       if (dbPath !== ':memory:') mkdirSync(dirname(dbPath), { recursive: true });
-      store = new Store({ path: dbPath, indexers: [createSearchService().indexer] });
+      store = new Store({ path: dbPath, indexers: [createSearchIndexer()] });
     }
     const started = performance.now();
     const result = seedPopulation({

@@ -13,7 +13,7 @@ import { MODULES } from './modules/index.ts';
 import { NdjsonWriter } from './ndjson.ts';
 import { StatsCollector, datasetCard, type DatasetStats } from './stats.ts';
 import { DEFAULT_REFERENCE_DATE } from './time.ts';
-import { terminologyResources } from '../resources/terminology/index.ts';
+import { sharedTerminology, terminologyResources } from '../resources/terminology/index.ts';
 
 export { generatePopulation, generatePatient, type GeneratedBatch, type PatientSummary } from './generate.ts';
 export { loadPopulation, baseRepository } from './load.ts';
@@ -91,7 +91,7 @@ export function seedPopulation(options: SeedOptions): SeedResult {
       store.setMetadata(DATASET_METADATA_KEY, JSON.stringify({ building: true }));
       store.clearSandbox(BASE_LAYER);
       // The code systems, value sets and concept maps the charts use, readable and searchable like any resource.
-      const terminology = [...terminologyResources()];
+      const terminology = [...terminologyResources(sharedTerminology())];
       try {
         if (bulk) {
           const loaded = bulkLoadPopulation(store, population, {

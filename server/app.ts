@@ -5,6 +5,7 @@ import { Store } from '../resources/storage/store.ts';
 import { Repository } from '../resources/storage/repository.ts';
 import { DEFAULT_SANDBOX, makeSandbox, type Clock, wallClock } from '../resources/storage/sandbox.ts';
 import { createSearchService } from '../resources/search/index.ts';
+import { sharedTerminology, type TerminologyService } from '../resources/terminology/index.ts';
 import { defaultSettings, type ServerSettings } from './context.ts';
 import type { ServerContext } from './fhir-request.ts';
 import { OperationRegistry } from './operations/registry.ts';
@@ -58,6 +59,8 @@ export interface AppOptions {
    * a reverse proxy every request comes from the proxy, and the per-client session limits need the real client.
    */
   trustProxy?: boolean | string | string[];
+  /** The terminology the operations and the search engine use; default the process's shared service over every source. */
+  terminology?: TerminologyService;
 }
 
 export interface BuiltApp {
@@ -67,7 +70,9 @@ export interface BuiltApp {
 }
 
 export function buildApp(options: AppOptions = {}): BuiltApp {
-  const search = createSearchService();
+  // Built once per process and shared by every app in it (its index is built on first use, see sharedTerminology).
+  const terminology = options.terminology ?? sharedTerminology();
+  const search = createSearchService(terminology);
   const store = options.store ?? new Store({ path: options.dbPath ?? ':memory:', indexers: [search.indexer] });
   const operations = new OperationRegistry().register(validateOperation)
     .register(viewRunOperation).register(viewDefinitionRunOperation).register(sqlQueryRunOperation)
@@ -78,7 +83,7 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
     .register(validateCodeOperation)
     .register(subsumesOperation)
     .register(translateOperation);
-  const context: ServerContext = { store, settings: { ...defaultSettings, ...options.settings }, search, operations };
+  const context: ServerContext = { store, settings: { ...defaultSettings, ...options.settings }, search, terminology, operations };
 
   const defaultRepository = new Repository(store, makeSandbox(DEFAULT_SANDBOX, { clock: options.clock ?? wallClock }));
   // Gym sessions: one sandbox each over the same base (server/gym/sessions.ts).

@@ -4,6 +4,7 @@ import type { Resource } from '@medplum/fhirtypes';
 import type { Repository } from '../resources/storage/repository.ts';
 import type { Store } from '../resources/storage/store.ts';
 import type { SearchService } from '../resources/search/service.ts';
+import type { TerminologyService } from '../resources/terminology/service.ts';
 import type { ServerSettings } from './context.ts';
 import type { Deadline } from '../resources/deadline.ts';
 
@@ -91,6 +92,8 @@ export interface ServerContext {
   store: Store;
   settings: ServerSettings;
   search: SearchService;
+  /** The code systems, value sets and concept maps the terminology operations answer from (the search engine holds the same). */
+  terminology: TerminologyService;
   operations: OperationTable;
 }
 

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValueSet } from '@medplum/fhirtypes';
-import type { TerminologyService } from '../terminology/index.ts';
-import { terminology } from '../terminology/index.ts';
+import type { TerminologyService } from '../terminology/service.ts';
+import { sharedTerminology } from '../terminology/index.ts';
 
 export const GROUP_WEIGHT_URL = 'http://ehr-gym.example/fhir/StructureDefinition/evidence-group-weight';
 export const TOPIC_KEYWORD_URL = 'http://ehr-gym.example/fhir/StructureDefinition/evidence-topic-keyword';
@@ -82,9 +82,20 @@ export function buildTopicCatalog(service: TerminologyService, valueSets: ValueS
   };
 }
 
-let defaultCatalog: TopicCatalog | undefined;
+/** Expanding every group takes a while: one catalog per terminology service (a server has one for its life). */
+const catalogs = new WeakMap<TerminologyService, TopicCatalog>();
 
+/** The topic catalog over `service`, built on first use. */
+export function topicCatalogOf(service: TerminologyService): TopicCatalog {
+  let catalog = catalogs.get(service);
+  if (!catalog) catalogs.set(service, (catalog = buildTopicCatalog(service)));
+  return catalog;
+}
+
+/**
+ * For callers that have no server and so no ServerContext.terminology (graders reading notes, the validation
+ * scripts, benchmarks): the catalog over the process's shared terminology service. The server passes its own.
+ */
 export function topicCatalog(): TopicCatalog {
-  defaultCatalog ??= buildTopicCatalog(terminology());
-  return defaultCatalog;
+  return topicCatalogOf(sharedTerminology());
 }

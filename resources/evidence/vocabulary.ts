@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Coding } from '@medplum/fhirtypes';
-import type { TerminologyIndex } from '../terminology/index.ts';
-import { terminology } from '../terminology/index.ts';
+import type { TerminologyIndex } from '../terminology/terminology-index.ts';
+import type { TerminologyService } from '../terminology/service.ts';
+import { sharedTerminology } from '../terminology/index.ts';
 
 export const LOINC = 'http://loinc.org';
 export const SNOMED = 'http://snomed.info/sct';
@@ -260,10 +261,20 @@ export function readTermsFile(): TermsFile {
   return JSON.parse(readFileSync(join(here, 'data', 'terms.json'), 'utf8')) as TermsFile;
 }
 
-let defaultVocabulary: Vocabulary | undefined;
+/** Building the word tables takes a while: one vocabulary per terminology service (a server has one for its life). */
+const vocabularies = new WeakMap<TerminologyService, Vocabulary>();
 
-/** The vocabulary over the process's terminology service, built on first use. */
+/** The vocabulary over `service`'s tables, built on first use. */
+export function vocabularyOf(service: TerminologyService): Vocabulary {
+  let vocab = vocabularies.get(service);
+  if (!vocab) vocabularies.set(service, (vocab = new Vocabulary(service.index)));
+  return vocab;
+}
+
+/**
+ * For callers that have no server and so no ServerContext.terminology (graders reading notes, the validation
+ * scripts, benchmarks): the vocabulary over the process's shared terminology service. The server passes its own.
+ */
 export function vocabulary(): Vocabulary {
-  defaultVocabulary ??= new Vocabulary(terminology().index);
-  return defaultVocabulary;
+  return vocabularyOf(sharedTerminology());
 }

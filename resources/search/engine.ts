@@ -13,6 +13,7 @@ import { compartmentParams, patientCompartmentTypes } from './compartments.ts';
 import { subset } from './subset.ts';
 import { ParamKeys } from './param-keys.ts';
 import { registerCodeSetFunctions } from './code-sets.ts';
+import type { TerminologyService } from '../terminology/service.ts';
 
 interface Row { sb: string; type: string; id: string; rid?: number }
 
@@ -22,7 +23,7 @@ interface Included { resources: Resource[]; cut: OperationOutcomeIssue[] }
 export class SearchEngine {
   private readonly statements = new WeakMap<Database, Map<string, Statement>>();
 
-  constructor(readonly registry: SearchParameterRegistry) {}
+  constructor(readonly registry: SearchParameterRegistry, private readonly terminology: TerminologyService) {}
 
   private stmt(db: Database, sql: string): Statement {
     let map = this.statements.get(db);
@@ -43,7 +44,7 @@ export class SearchEngine {
 
   private planContext(repo: Repository, baseUrl?: string): PlanContext {
     const keys = ParamKeys.of(repo.store.db);
-    return { layers: repo.sandbox.layers, baseUrl, now: repo.now, keys: (type, code) => this.keysOf(keys, type, code) };
+    return { layers: repo.sandbox.layers, baseUrl, now: repo.now, keys: (type, code) => this.keysOf(keys, type, code), terminology: this.terminology };
   }
 
   /** See PlanContext.keys: `code` may carry a `:identifier` suffix. */

@@ -3,10 +3,13 @@ import type { SearchService } from './service.ts';
 import { defaultRegistry } from './registry.ts';
 import { createIndexer } from './indexer.ts';
 import { SearchEngine } from './engine.ts';
+import type { ResourceIndexer } from '../storage/store.ts';
+import type { TerminologyService } from '../terminology/service.ts';
 
-export function createSearchService(): SearchService {
+/** `terminology` answers the token modifiers :in, :not-in, :below, :above and :text. */
+export function createSearchService(terminology: TerminologyService): SearchService {
   const registry = defaultRegistry();
-  const engine = new SearchEngine(registry);
+  const engine = new SearchEngine(registry, terminology);
   const indexer = createIndexer(registry);
   return {
     indexer,
@@ -25,4 +28,9 @@ export function createSearchService(): SearchService {
         )
         .filter((p, i, all) => all.findIndex((q) => q.name === p.name) === i),
   };
+}
+
+/** The write-time indexer alone, for a store that is loaded or opened but not searched (the seed, the CLI). */
+export function createSearchIndexer(): ResourceIndexer {
+  return createIndexer(defaultRegistry());
 }

@@ -8,7 +8,8 @@ import { parseReference } from './values.ts';
 import type { Condition, SortKey } from './query.ts';
 import { invalid, splitUnescaped, unescapeValue } from './query.ts';
 import type { SearchParam } from './registry.ts';
-import { modifierCodes, rememberCodeSet } from './code-sets.ts';
+import { modifierCodes, rememberCodeSet, rememberCodeText } from './code-sets.ts';
+import type { TerminologyService } from '../terminology/service.ts';
 
 export interface Frag {
   sql: string;
@@ -25,6 +26,8 @@ export interface PlanContext {
    * an aliased parameter (SearchParam.alias) reads other parameters' rows, maybe only those of one target type.
    */
   keys(type: string, code: string): { keys: number[]; targetType?: string };
+  /** Answers the token modifiers :in, :not-in, :below, :above and :text (its index is built on first use). */
+  terminology: TerminologyService;
 }
 
 /** `param = ?` (or `param IN (...)`, plus the alias's target type) for a parameter's rows; `x` = table alias. */
@@ -210,8 +213,9 @@ function valuePredicate(ctx: PlanContext, param: SearchParam, modifier: string |
     case 'token':
       if (modifier === 'identifier') return tokenPredicate(undefined, value);
       if (modifier === 'in' || modifier === 'not-in' || modifier === 'below' || modifier === 'above') {
-        return codeSetPredicate(modifierCodes(modifier, unescapeValue(value), (m) => invalid(name, m)));
+        return codeSetPredicate(modifierCodes(ctx.terminology, modifier, unescapeValue(value), (m) => invalid(name, m)));
       }
+      if (modifier === 'text') return tokenTextPredicate(ctx, value);
       return tokenPredicate(modifier, value);
     case 'date':
       return dateCompare(ctx, name, value, 'range');
@@ -239,12 +243,14 @@ function stringPredicate(modifier: string | undefined, raw: string, col: string,
   return { sql: `${col} >= ? AND ${col} < ?`, params: [norm, norm + MAX_CHAR] };
 }
 
+/** `:text`: the stored text (CodeableConcept.text, Coding.display), or the code's display and synonyms in the terminology. */
+function tokenTextPredicate(ctx: PlanContext, raw: string): Frag {
+  const norm = normalizeText(unescapeValue(raw));
+  const id = rememberCodeText(ctx.terminology, unescapeValue(raw));
+  return { sql: '(text >= ? AND text < ?) OR search_in_codes(?, system, code)', params: [norm, norm + MAX_CHAR, id] };
+}
+
 function tokenPredicate(modifier: string | undefined, raw: string): Frag {
-  if (modifier === 'text') {
-    // The stored text (CodeableConcept.text, Coding.display), or the code's display and synonyms in the terminology.
-    const norm = normalizeText(unescapeValue(raw));
-    return { sql: '(text >= ? AND text < ?) OR search_code_text(system, code, ?)', params: [norm, norm + MAX_CHAR, unescapeValue(raw)] };
-  }
   if (modifier === 'of-type') {
     const parts = splitUnescaped(raw, '|').map(unescapeValue);
     if (parts.length !== 3) throw invalid('identifier:of-type', `'${raw}' is not system|code|value`);

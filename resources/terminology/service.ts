@@ -59,10 +59,38 @@ export interface TranslateRequest {
 export const MAX_EXPANSION = 10000;
 
 export class TerminologyService {
-  readonly expander: Expander;
+  private built?: { index: TerminologyIndex; expander: Expander };
+  private source?: () => TerminologyIndex;
 
-  constructor(readonly index: TerminologyIndex) {
-    this.expander = new Expander(index);
+  /**
+   * Over an index, or over a function that builds one on first use: the full index costs seconds, and a server that
+   * never needs terminology (most searches do not) should not pay for it.
+   */
+  constructor(index: TerminologyIndex | (() => TerminologyIndex)) {
+    if (typeof index === 'function') this.source = index;
+    else this.built = { index, expander: new Expander(index) };
+  }
+
+  /** Whether the index exists yet (a lazily built service builds it on the first call that needs it). */
+  get isBuilt(): boolean {
+    return this.built !== undefined;
+  }
+
+  get index(): TerminologyIndex {
+    return this.materialized().index;
+  }
+
+  get expander(): Expander {
+    return this.materialized().expander;
+  }
+
+  private materialized(): { index: TerminologyIndex; expander: Expander } {
+    if (!this.built) {
+      const index = this.source!();
+      this.built = { index, expander: new Expander(index) };
+      this.source = undefined;
+    }
+    return this.built;
   }
 
   /** The code system for `system`, or a 404 naming it. */
@@ -248,6 +276,33 @@ export class TerminologyService {
   textMatches(system: string, code: string, text: string): boolean {
     const concept = this.index.concept(system, code);
     return concept ? conceptMatches(concept, textQuery(text)) && textQuery(text).words.length > 0 : false;
+  }
+
+  /**
+   * `:in` / `:not-in` support: the codes of a value set (registered or implicit, e.g. `http://loinc.org/vs`) as
+   * `system|code`. An unknown or unexpandable value set is a 400.
+   */
+  valueSetCodes(url: string): Set<string> {
+    const vs = this.index.valueSet(url)?.resource ?? undefined;
+    try {
+      const items = vs ? this.expander.expand(vs) : this.expander.expandUrl(url);
+      return new Set(items.map((i) => `${i.system}|${i.code}`));
+    } catch (err) {
+      if (err instanceof ExpansionError) throw invalidParameter(`Cannot use ValueSet ${url}: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** `:below` support: codes subsumed by `code` in `system` (is-a), excluding `code` itself. Unknown system or code: empty. */
+  descendantsOf(system: string, code: string): Set<string> {
+    const concept = this.index.concept(system, code);
+    return concept ? this.index.descendants(system.split('|')[0], concept.code) : new Set();
+  }
+
+  /** `:above` support: codes that subsume `code` in `system` (is-a), excluding `code` itself. Unknown system or code: empty. */
+  ancestorsOf(system: string, code: string): Set<string> {
+    const concept = this.index.concept(system, code);
+    return concept ? this.index.ancestors(system.split('|')[0], concept.code) : new Set();
   }
 }
 

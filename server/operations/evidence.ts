@@ -7,8 +7,8 @@ import { invalidParameter, notFound } from '../../resources/outcome.ts';
 import { CHART_TYPES, PatientChart } from '../../resources/evidence/chart.ts';
 import { rankEvidence, UnknownTopicError } from '../../resources/evidence/rank.ts';
 import { evidenceBundle } from '../../resources/evidence/bundle.ts';
-import { topicCatalog } from '../../resources/evidence/topics.ts';
-import { vocabulary } from '../../resources/evidence/vocabulary.ts';
+import { topicCatalogOf } from '../../resources/evidence/topics.ts';
+import { vocabularyOf } from '../../resources/evidence/vocabulary.ts';
 
 const MAX_COUNT = 100;
 
@@ -58,10 +58,10 @@ export const evidenceOperation: Operation = {
     const asOf = p.find(([n]) => n === 'asOf')?.[1];
     if (asOf !== undefined && Number.isNaN(Date.parse(asOf))) throw invalidParameter(`asOf must be a date or dateTime, got '${asOf}'`);
     if (!question && !topics.length) throw invalidParameter('$evidence needs a question or a topic');
-    const catalog = topicCatalog();
+    const catalog = topicCatalogOf(req.context.terminology);
     let result;
     try {
-      result = rankEvidence(patientChart(req, id), { question, topics, asOf: asOf ?? req.repo.now.toISOString() }, catalog, vocabulary());
+      result = rankEvidence(patientChart(req, id), { question, topics, asOf: asOf ?? req.repo.now.toISOString() }, catalog, vocabularyOf(req.context.terminology));
     } catch (err) {
       if (err instanceof UnknownTopicError) throw invalidParameter(err.message);
       throw err;

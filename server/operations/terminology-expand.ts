@@ -2,7 +2,6 @@
 // ValueSet; `filter` is a word-prefix search over displays and synonyms, best matches first; count/offset page.
 import type { Operation } from './registry.ts';
 import { OperationInput, targetValueSet } from './terminology-params.ts';
-import { terminology } from '../../resources/terminology/index.ts';
 import { nonNegativeInteger } from '../../resources/terminology/service.ts';
 import { deadlineOf } from '../request-deadline.ts';
 
@@ -16,7 +15,7 @@ export const expandOperation: Operation = {
     const deadline = deadlineOf(req);
     const input = new OperationInput(req);
     const valueSet = targetValueSet(req, input, target.id);
-    const body = terminology().expand(valueSet, {
+    const body = req.context.terminology.expand(valueSet, {
       filter: input.string('filter'),
       count: nonNegativeInteger('count', input.string('count')),
       offset: nonNegativeInteger('offset', input.string('offset')),

@@ -4,8 +4,8 @@ import type { CodeSystem, ParametersParameter } from '@medplum/fhirtypes';
 import type { Operation } from './registry.ts';
 import { inputCode, OperationInput, parameters } from './terminology-params.ts';
 import { badRequest } from '../../resources/outcome.ts';
-import { terminology } from '../../resources/terminology/index.ts';
 import { propertyValueElement } from '../../resources/terminology/resources.ts';
+import type { TerminologyService } from '../../resources/terminology/service.ts';
 
 export const lookupOperation: Operation = {
   name: 'lookup',
@@ -14,11 +14,12 @@ export const lookupOperation: Operation = {
   readOnly: true,
   documentation: 'Display, designations and properties of a code (system + code, or coding)',
   handler(req, target) {
+    const terminology = req.context.terminology;
     const input = new OperationInput(req);
-    let { system, code } = inputCode(input);
-    if (target.id) system ??= (req.repo.readLive('CodeSystem', target.id) as CodeSystem | undefined)?.url ?? instanceUrl(target.id);
+    let { system, code } = inputCode(terminology, input);
+    if (target.id) system ??= (req.repo.readLive('CodeSystem', target.id) as CodeSystem | undefined)?.url ?? instanceUrl(terminology, target.id);
     if (!code) throw badRequest('$lookup needs a code (parameters system + code, or coding)');
-    const result = terminology().lookup(system, code, input.strings('property'));
+    const result = terminology.lookup(system, code, input.strings('property'));
     const out: ParametersParameter[] = [{ name: 'name', valueString: result.name }];
     if (result.version) out.push({ name: 'version', valueString: result.version });
     if (result.display) out.push({ name: 'display', valueString: result.display });
@@ -41,6 +42,6 @@ export const lookupOperation: Operation = {
   },
 };
 
-function instanceUrl(id: string): string | undefined {
-  return [...terminology().index.codeSystems.values()].find((c) => (c.resource?.id ?? '') === id)?.url;
+function instanceUrl(terminology: TerminologyService, id: string): string | undefined {
+  return [...terminology.index.codeSystems.values()].find((c) => (c.resource?.id ?? '') === id)?.url;
 }

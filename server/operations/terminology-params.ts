@@ -2,9 +2,9 @@
 // Parameters body (FHIR R4 2.36.0.1 "Operation request"), and the Parameters answer they build.
 import type { CodeableConcept, Coding, Parameters, ParametersParameter, Resource, ValueSet } from '@medplum/fhirtypes';
 import type { FhirRequest } from '../fhir-request.ts';
+import type { TerminologyService } from '../../resources/terminology/service.ts';
 import { badRequest, FhirError, notFound } from '../../resources/outcome.ts';
 import { validateResource } from '../../resources/validation/validate.ts';
-import { terminology } from '../../resources/terminology/index.ts';
 
 export class OperationInput {
   private readonly parts: ParametersParameter[];
@@ -75,7 +75,7 @@ export function targetValueSet(req: FhirRequest, input: OperationInput, id: stri
   if (id) {
     const stored = req.repo.readLive('ValueSet', id) as ValueSet | undefined;
     if (stored) return stored;
-    const known = [...terminology().index.valueSets.values()].find((v) => v.resource.id === id)?.resource;
+    const known = [...req.context.terminology.index.valueSets.values()].find((v) => v.resource.id === id)?.resource;
     if (known) return known;
     throw notFound(`ValueSet/${id} is not known`);
   }
@@ -83,20 +83,23 @@ export function targetValueSet(req: FhirRequest, input: OperationInput, id: stri
   if (inline) return inline;
   for (const name of urlParams) {
     const url = input.string(name);
-    if (url) return terminology().requireValueSet(url);
+    if (url) return req.context.terminology.requireValueSet(url);
   }
   throw badRequest(`Name the ValueSet: ValueSet/[id]/$op, a '${urlParams[0]}' parameter, or a 'valueSet' resource`);
 }
 
-/** The code to work on: `code` + `system`, or `coding`, or the first coding of `codeableConcept` with a known system. */
-export function inputCode(input: OperationInput, systemParam = 'system'): { system?: string; code?: string; display?: string } {
+/**
+ * The code to work on: `code` + `system`, or `coding`, or the first coding of `codeableConcept` with a system
+ * `terminology` knows.
+ */
+export function inputCode(terminology: TerminologyService, input: OperationInput, systemParam = 'system'): { system?: string; code?: string; display?: string } {
   const code = input.string('code');
   if (code !== undefined) return { system: input.string(systemParam), code, display: input.string('display') };
   const coding = input.coding('coding');
   if (coding) return { system: coding.system, code: coding.code, display: coding.display ?? input.string('display') };
   const cc = input.codeableConcept('codeableConcept');
   if (cc?.coding?.length) {
-    const known = cc.coding.find((c) => terminology().index.codeSystem(c.system)) ?? cc.coding[0];
+    const known = cc.coding.find((c) => terminology.index.codeSystem(c.system)) ?? cc.coding[0];
     return { system: known.system, code: known.code, display: known.display };
   }
   return {};

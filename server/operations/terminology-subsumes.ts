@@ -2,7 +2,6 @@
 import type { Operation } from './registry.ts';
 import { OperationInput, parameters } from './terminology-params.ts';
 import { badRequest } from '../../resources/outcome.ts';
-import { terminology } from '../../resources/terminology/index.ts';
 
 export const subsumesOperation: Operation = {
   name: 'subsumes',
@@ -11,13 +10,14 @@ export const subsumesOperation: Operation = {
   readOnly: true,
   documentation: 'Whether codeA subsumes codeB (equivalent, subsumes, subsumed-by, not-subsumed)',
   handler(req, target) {
+    const terminology = req.context.terminology;
     const input = new OperationInput(req);
     const a = input.coding('codingA');
     const b = input.coding('codingB');
     if (a?.system && b?.system && a.system !== b.system) throw badRequest('codingA and codingB must be from the same system');
     let system = input.string('system') ?? a?.system ?? b?.system;
-    if (!system && target.id) system = [...terminology().index.codeSystems.values()].find((c) => c.resource?.id === target.id)?.url;
-    const outcome = terminology().subsumes(system, input.string('codeA') ?? a?.code, input.string('codeB') ?? b?.code);
+    if (!system && target.id) system = [...terminology.index.codeSystems.values()].find((c) => c.resource?.id === target.id)?.url;
+    const outcome = terminology.subsumes(system, input.string('codeA') ?? a?.code, input.string('codeB') ?? b?.code);
     return { status: 200, body: parameters({ name: 'outcome', valueCode: outcome }) };
   },
 };

@@ -3,7 +3,6 @@ import type { ConceptMap } from '@medplum/fhirtypes';
 import type { Operation } from './registry.ts';
 import { inputCode, OperationInput, parameters } from './terminology-params.ts';
 import { notFound } from '../../resources/outcome.ts';
-import { terminology } from '../../resources/terminology/index.ts';
 
 export const translateOperation: Operation = {
   name: 'translate',
@@ -12,15 +11,16 @@ export const translateOperation: Operation = {
   readOnly: true,
   documentation: 'Translate a code through the concept maps (url, source/target value sets, targetsystem, reverse)',
   handler(req, target) {
+    const terminology = req.context.terminology;
     const input = new OperationInput(req);
     let conceptMap = input.resource<ConceptMap>('conceptMap', 'ConceptMap');
     if (target.id) {
       conceptMap = (req.repo.readLive('ConceptMap', target.id) as ConceptMap | undefined)
-        ?? [...terminology().index.conceptMaps.values()].find((m) => m.resource.id === target.id)?.resource;
+        ?? [...terminology.index.conceptMaps.values()].find((m) => m.resource.id === target.id)?.resource;
       if (!conceptMap) throw notFound(`ConceptMap/${target.id} is not known`);
     }
-    const { system, code } = inputCode(input);
-    const result = terminology().translate({
+    const { system, code } = inputCode(terminology, input);
+    const result = terminology.translate({
       system,
       code,
       conceptMap,

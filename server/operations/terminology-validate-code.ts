@@ -4,7 +4,6 @@ import type { CodeSystem } from '@medplum/fhirtypes';
 import type { Operation } from './registry.ts';
 import { inputCode, OperationInput, parameters, targetValueSet } from './terminology-params.ts';
 import { badRequest } from '../../resources/outcome.ts';
-import { terminology } from '../../resources/terminology/index.ts';
 import type { ValidateResult } from '../../resources/terminology/service.ts';
 
 export const validateCodeOperation: Operation = {
@@ -14,19 +13,20 @@ export const validateCodeOperation: Operation = {
   readOnly: true,
   documentation: 'Is a code (code + system, coding or codeableConcept) in a ValueSet or CodeSystem',
   handler(req, target) {
+    const terminology = req.context.terminology;
     const input = new OperationInput(req);
     let result: ValidateResult;
     if (target.type === 'CodeSystem') {
-      const { system, code, display } = inputCode(input, 'url');
+      const { system, code, display } = inputCode(terminology, input, 'url');
       const url = system ?? input.string('system') ?? (target.id ? (req.repo.readLive('CodeSystem', target.id) as CodeSystem | undefined)?.url : undefined);
       if (!code) throw badRequest('$validate-code needs a code (code + url, coding, or codeableConcept)');
       if (!url) throw badRequest('$validate-code on CodeSystem needs the code system (parameter url)');
-      result = terminology().validateInCodeSystem(url, code, display);
+      result = terminology.validateInCodeSystem(url, code, display);
     } else {
       const valueSet = targetValueSet(req, input, target.id, ['url', 'valueSet']);
-      const { system, code, display } = inputCode(input);
+      const { system, code, display } = inputCode(terminology, input);
       if (!code) throw badRequest('$validate-code needs a code (code + system, coding, or codeableConcept)');
-      result = terminology().validateInValueSet(valueSet, system, code, display);
+      result = terminology.validateInValueSet(valueSet, system, code, display);
     }
     return {
       status: 200,

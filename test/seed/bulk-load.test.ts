@@ -5,9 +5,9 @@ import t, { type Test } from 'tap';
 import type Database from 'better-sqlite3';
 import type { Resource } from '@medplum/fhirtypes';
 import { Store } from '../../resources/storage/store.ts';
-import { createSearchService } from '../../resources/search/index.ts';
+import { createSearchIndexer } from '../../resources/search/index.ts';
 import { INDEX_TABLES } from '../../resources/search/index-tables.ts';
-import { terminologyResources } from '../../resources/terminology/index.ts';
+import { sharedTerminology, terminologyResources } from '../../resources/terminology/index.ts';
 import { seedPopulation, DEFAULT_REFERENCE_DATE } from '../../seed/index.ts';
 import { loadPopulation } from '../../seed/load.ts';
 import { bulkLoadPopulation } from '../../seed/bulk-load.ts';
@@ -16,7 +16,7 @@ import { createIndexer } from '../../resources/search/indexer.ts';
 import { SearchParameterRegistry, loadDefinitions } from '../../resources/search/registry.ts';
 import { generatePopulation } from '../../seed/generate.ts';
 
-const newStore = () => new Store({ path: ':memory:', indexers: [createSearchService().indexer] });
+const newStore = () => new Store({ path: ':memory:', indexers: [createSearchIndexer()] });
 
 /**
  * Every row that matters, in a stable order: resources, history, index tables, search keys, schema, and the full-text
@@ -46,7 +46,7 @@ t.test('a bulk load writes exactly the rows and index entries of the Repository.
   t.teardown(() => { reference.close(); bulk.close(); });
   const population = { patients: 5, seed: 3 };
   loadPopulation(reference, generatePopulation(population), { referenceDate: DEFAULT_REFERENCE_DATE });
-  loadPopulation(reference, [{ resources: [...terminologyResources()] }], { referenceDate: DEFAULT_REFERENCE_DATE });
+  loadPopulation(reference, [{ resources: [...terminologyResources(sharedTerminology())] }], { referenceDate: DEFAULT_REFERENCE_DATE });
   seedPopulation({ store: bulk, ...population });
   const expected = dump(reference.db);
   const actual = dump(bulk.db);
@@ -113,7 +113,7 @@ t.test('a bulk load drops only plain secondary indexes, and only until it finish
 });
 
 t.test('only an indexer over the shipped registry offers the bulk path (a worker can rebuild only that one)', async (t) => {
-  t.ok((createSearchService().indexer as { bulk?: unknown }).bulk, 'the default search indexer has a bulk path');
+  t.ok((createSearchIndexer() as { bulk?: unknown }).bulk, 'the default search indexer has a bulk path');
   const custom = createIndexer(new SearchParameterRegistry(loadDefinitions()));
   t.equal(custom.bulk, undefined, 'an indexer over another registry object has none');
   const store = new Store({ path: ':memory:', indexers: [custom] });

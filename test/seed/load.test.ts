@@ -3,13 +3,13 @@
 import t from 'tap';
 import type { Bundle, Observation, Patient, Resource } from '@medplum/fhirtypes';
 import { Store } from '../../resources/storage/store.ts';
-import { createSearchService } from '../../resources/search/index.ts';
+import { createSearchIndexer } from '../../resources/search/index.ts';
 import { buildApp } from '../../server/app.ts';
 import { seedPopulation, ensureDefaultPopulation, datasetMetadata, DATASET_CARD_KEY } from '../../seed/index.ts';
 import { loadPopulation } from '../../seed/load.ts';
 import { generatePopulation } from '../../seed/generate.ts';
 
-const newStore = () => new Store({ path: ':memory:', indexers: [createSearchService().indexer] });
+const newStore = () => new Store({ path: ':memory:', indexers: [createSearchIndexer()] });
 
 t.test('seedPopulation loads every resource into the base layer and records the dataset metadata', async (t) => {
   const store = newStore();

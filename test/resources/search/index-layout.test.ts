@@ -8,7 +8,8 @@ import type { Resource } from '@medplum/fhirtypes';
 import { Store } from '../../../resources/storage/store.ts';
 import { Repository } from '../../../resources/storage/repository.ts';
 import { makeSandbox } from '../../../resources/storage/sandbox.ts';
-import { createSearchService } from '../../../resources/search/index.ts';
+import { createSearchIndexer, createSearchService } from '../../../resources/search/index.ts';
+import { sharedTerminology } from '../../../resources/terminology/index.ts';
 import { searchApp, observation, patient } from './fixtures.ts';
 
 t.test('aliased parameters', async (t) => {
@@ -41,12 +42,12 @@ t.test('a store from an older index layout is re-indexed when it opens', async (
   const dir = mkdtempSync(join(tmpdir(), 'ehr-gym-index-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'db.sqlite');
-  const first = new Store({ path, indexers: [createSearchService().indexer] });
+  const first = new Store({ path, indexers: [createSearchIndexer()] });
   new Repository(first, makeSandbox('base')).write({ resourceType: 'Patient', id: 'a', name: [{ family: 'Okafor' }] } as Resource & { id: string });
   // Simulate an older layout: other index tables, no version marker.
   first.db.exec("DELETE FROM store_metadata WHERE key = 'search.index.version'; DROP TABLE search_string; CREATE TABLE search_string (sandbox TEXT, type TEXT, id TEXT, param TEXT, value TEXT, exact TEXT)");
   first.close();
-  const search = createSearchService();
+  const search = createSearchService(sharedTerminology());
   const store = new Store({ path, indexers: [search.indexer] });
   t.teardown(() => store.close());
   t.same(search.match(new Repository(store, makeSandbox('default')), 'Patient', [['family', 'okafor']]), ['a']);

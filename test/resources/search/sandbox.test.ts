@@ -6,9 +6,10 @@ import { Store } from '../../../resources/storage/store.ts';
 import { Repository } from '../../../resources/storage/repository.ts';
 import { makeSandbox } from '../../../resources/storage/sandbox.ts';
 import { createSearchService } from '../../../resources/search/index.ts';
+import { sharedTerminology } from '../../../resources/terminology/index.ts';
 
 t.test('search in a sandbox over base rows', async (t) => {
-  const search = createSearchService();
+  const search = createSearchService(sharedTerminology());
   const store = new Store({ path: ':memory:', indexers: [search.indexer] });
   t.teardown(() => store.close());
   const base = new Repository(store, makeSandbox('base'));
@@ -38,7 +39,7 @@ t.test('search in a sandbox over base rows', async (t) => {
 });
 
 t.test('match() is strict', async (t) => {
-  const search = createSearchService();
+  const search = createSearchService(sharedTerminology());
   const store = new Store({ path: ':memory:', indexers: [search.indexer] });
   t.teardown(() => store.close());
   const repo = new Repository(store, makeSandbox('default'));

@@ -4,17 +4,13 @@ import { codeTables, FLOWSHEET, LOINC, RXNORM, RXNORM_CONCEPTS, SNOMED } from '.
 import { LABS } from '../../../seed/codes/labs.ts';
 import { validateResource } from '../../../resources/validation/validate.ts';
 import {
-  ancestorsOf,
   buildTerminologyIndex,
-  descendantsOf,
-  expandValueSetCodes,
-  terminology,
+  sharedTerminology,
   terminologyResources,
-  textMatches,
   TerminologyService,
 } from '../../../resources/terminology/index.ts';
 
-const service = terminology();
+const service = sharedTerminology();
 
 /** The HTTP status of the FhirError `fn` throws (undefined when it does not throw). */
 function statusThrown(fn: () => unknown): number | undefined {
@@ -135,23 +131,23 @@ t.test('translate: every local flowsheet code to LOINC, and back', async (t) => 
 });
 
 t.test('search hooks', async (t) => {
-  const codes = expandValueSetCodes('http://hl7.org/fhir/ValueSet/observation-status');
+  const codes = service.valueSetCodes('http://hl7.org/fhir/ValueSet/observation-status');
   t.ok(codes.has('http://hl7.org/fhir/observation-status|final'));
-  t.ok(expandValueSetCodes('http://loinc.org/vs').has('http://loinc.org|2823-3'), 'implicit value set');
-  t.equal(statusThrown(() => expandValueSetCodes('http://example.org/no-such-vs')), 400);
-  t.ok(descendantsOf(SCT, '709044004').has('433144002'));
-  t.notOk(descendantsOf(SCT, '709044004').has('709044004'), 'descendants exclude the code itself');
-  t.ok(ancestorsOf(SCT, '433144002').has('64572001'));
-  t.same([...descendantsOf('http://example.org/unknown', 'x')], []);
-  t.ok(textMatches(LOINC.system, '2823-3', 'potass serum'));
-  t.ok(textMatches(LOINC.system, '2823-3', 'K'), 'synonym');
-  t.notOk(textMatches(LOINC.system, '2823-3', 'sodium'));
+  t.ok(service.valueSetCodes('http://loinc.org/vs').has('http://loinc.org|2823-3'), 'implicit value set');
+  t.equal(statusThrown(() => service.valueSetCodes('http://example.org/no-such-vs')), 400);
+  t.ok(service.descendantsOf(SCT, '709044004').has('433144002'));
+  t.notOk(service.descendantsOf(SCT, '709044004').has('709044004'), 'descendants exclude the code itself');
+  t.ok(service.ancestorsOf(SCT, '433144002').has('64572001'));
+  t.same([...service.descendantsOf('http://example.org/unknown', 'x')], []);
+  t.ok(service.textMatches(LOINC.system, '2823-3', 'potass serum'));
+  t.ok(service.textMatches(LOINC.system, '2823-3', 'K'), 'synonym');
+  t.notOk(service.textMatches(LOINC.system, '2823-3', 'sodium'));
 });
 
 t.test('terminology resources: unique ids, seed systems as fragments with their concepts', async (t) => {
   const seen = new Set<string>();
   let sct: { content?: string; concept?: { code?: string }[] } | undefined;
-  for (const r of terminologyResources()) {
+  for (const r of terminologyResources(service)) {
     const key = `${r.resourceType}/${r.id}`;
     if (seen.has(key)) t.fail(`duplicate ${key}`);
     seen.add(key);
