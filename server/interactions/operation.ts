@@ -24,12 +24,18 @@ export function operation(req: FhirRequest, name: string, target: OperationTarge
 /**
  * A Parameters body must be structurally valid before any handler reads it ("parameter": "x" is a 400, not a crash).
  * Resources carried in parts are left to the operation: $validate reports on an invalid one instead of refusing it.
+ * A `resource` that is not an object at all (null, a string) is no resource, so the envelope check still sees it.
  */
 function assertValidParameters(body: unknown): void {
   if (!body || typeof body !== 'object' || (body as { resourceType?: unknown }).resourceType !== 'Parameters') return;
+  const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
   const withoutResources = (parts: unknown): unknown => Array.isArray(parts)
-    ? parts.map((p) => (p && typeof p === 'object' && !Array.isArray(p)
-      ? { ...p, resource: undefined, ...('part' in p ? { part: withoutResources((p as { part: unknown }).part) } : {}) }
+    ? parts.map((p) => (isObject(p)
+      ? {
+        ...p,
+        ...(isObject((p as { resource?: unknown }).resource) ? { resource: undefined } : {}),
+        ...('part' in p ? { part: withoutResources((p as { part: unknown }).part) } : {}),
+      }
       : p))
     : parts;
   const envelope = { ...(body as object), parameter: withoutResources((body as { parameter?: unknown }).parameter) };

@@ -232,3 +232,22 @@ t.test('smaller defects', async (t) => {
     }), 201]]);
   });
 });
+
+// Inputs the property runs found (seed 1402) answered 5xx, each fixed in the file that owns it.
+t.test('regressions found by the fuzzer', async (t) => {
+  const server = await startFuzzServer(t);
+  await expectAll(t, server.root, [
+    // resources/search/plan.ts: FTS5 ended the quoted term at the NUL ("unterminated string").
+    ['_text with a NUL inside a word', get('/fhir/Patient?_text=ab%00cd')],
+    ['_content with control characters', get('/fhir/Patient?_content=%01%02%1F')],
+    // server/operations/sql-query.ts: SQLite refuses CREATE TABLE sqlite_*.
+    ['$sqlquery-run with a view named sqlite_stat1', post('/fhir/$sqlquery-run', params(
+      { name: 'query', valueString: 'SELECT 1' },
+      { name: 'view', resource: { resourceType: 'ViewDefinition', name: 'SQLITE_stat1', resource: 'Patient', status: 'active', select: [{ column: [{ name: 'id', path: 'id' }] }] } },
+    )), 400],
+    // server/interactions/operation.ts: a null `resource` was stripped before the envelope check, then read.
+    ['$expand with "resource": null', post('/fhir/ValueSet/$expand', params({ name: 'valueSet', resource: null })), 400],
+    ['$validate with "resource": "x"', post('/fhir/Patient/$validate', params({ name: 'resource', resource: 'x' })), 400],
+    ['a null resource in a nested part', post('/fhir/ValueSet/$expand', params({ name: 'x', part: [{ name: 'valueSet', resource: null }] })), 400],
+  ]);
+});

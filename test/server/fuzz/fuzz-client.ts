@@ -8,8 +8,12 @@ import { startServer, type TestServer } from '../test-server.ts';
 import { noClientLimits } from '../../../server/gym/sessions.ts';
 import type { AppOptions } from '../../../server/app.ts';
 
-/** One seed for the whole suite; a failure report repeats it with the shrunk counterexample. */
-export const FUZZ_SEED = 1402;
+/**
+ * One seed for the whole suite; a failure report repeats it with the shrunk counterexample. FUZZ_SEED and
+ * FUZZ_RUNS (a multiplier of each property's runs) explore further by hand; CI runs the fixed default.
+ */
+export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 1402);
+const RUNS_FACTOR = Number(process.env.FUZZ_RUNS ?? 1);
 
 /** A request that has not answered within this long counts as a hang (no timing is asserted otherwise). */
 export const HANG_MS = 20_000;
@@ -50,13 +54,19 @@ export async function defect(root: string, req: FuzzRequest): Promise<string | u
   let answer: Answer;
   try {
     answer = await send(root, req);
+    statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
   } catch (err) {
     const e = err as Error;
     if (e.name === 'TimeoutError') return `hang: no answer within ${HANG_MS} ms`;
     return `transport failure: ${e.message} ${(e.cause as Error | undefined)?.message ?? ''}`;
   }
+  // A HEAD answer has no body by definition (RFC 9110 9.3.2): only its status is judged.
+  if (req.method === 'HEAD') return answer.status >= 500 ? `status ${answer.status} to HEAD` : undefined;
   return verdict(answer);
 }
+
+/** Statuses `defect` saw since the last property report: shows what the generated requests reached. */
+const statuses = new Map<number, number>();
 
 export async function send(root: string, req: FuzzRequest): Promise<Answer> {
   const hasBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
@@ -100,8 +110,11 @@ export async function checkProperty<T>(t: Test, name: string, arb: fc.Arbitrary<
       return problem === undefined;
     }),
     // Shrinking replays requests; a bounded number keeps a failing run short while still simplifying the input.
-    { seed: FUZZ_SEED, numRuns, maxSkipsPerRun: 0, endOnFailure: false, interruptAfterTimeLimit: 90_000, markInterruptAsFailure: false },
+    { seed: FUZZ_SEED, numRuns: Math.max(1, Math.round(numRuns * RUNS_FACTOR)), maxSkipsPerRun: 0, endOnFailure: false, interruptAfterTimeLimit: 90_000, markInterruptAsFailure: false },
   );
+  const seen = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
+  statuses.clear();
+  t.comment(`${name}: statuses ${seen}`);
   if (details.failed) {
     t.fail(`${name}: ${found.at(-1) ?? 'property failed'}\n${fc.defaultReportMessage(details)}`);
   } else {
