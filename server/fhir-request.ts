@@ -61,6 +61,12 @@ export function queryValue(query: QueryParams, name: string): string | undefined
   return query.find(([n]) => n === name)?.[1];
 }
 
+/** A request target split at its first `?` (a query value may hold more: `code:in=urn:x?fhir_vs`). */
+export function splitTarget(url: string): [path: string, query: string] {
+  const at = url.indexOf('?');
+  return at < 0 ? [url, ''] : [url.slice(0, at), url.slice(at + 1)];
+}
+
 export function parseQueryString(search: string): QueryParams {
   const out: QueryParams = [];
   for (const [name, value] of new URLSearchParams(search)) out.push([name, value]);

@@ -1,7 +1,7 @@
 // The audit log as a response hook: every request under a FHIR base (a session's, or /fhir for the default
 // session) is recorded once its response is sent, whatever interaction or error produced it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parseQueryString } from '../fhir-request.ts';
+import { parseQueryString, splitTarget } from '../fhir-request.ts';
 import { DEFAULT_SANDBOX } from '../../resources/storage/sandbox.ts';
 import type { SessionManager } from './sessions.ts';
 import { missedSessionBase } from './session-paths.ts';
@@ -18,7 +18,7 @@ export function registerAuditHook(app: FastifyInstance, sessions: SessionManager
     const sandbox = auditedSandbox(request, sessions);
     const session = sandbox === undefined ? undefined : sessions.get(sandbox);
     if (session) {
-      const [rawPath, rawQuery = ''] = request.url.split('?', 2);
+      const [rawPath, rawQuery] = splitTarget(request.url);
       const base = sandbox === DEFAULT_SANDBOX ? DEFAULT_BASE : SESSION_BASE;
       const tool = request.headers[TOOL_HEADER];
       sessions.audit.record(session.meta.id, {

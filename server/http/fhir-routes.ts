@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FhirRequest, FhirResponse, HttpMethod } from '../fhir-request.ts';
-import { parseQueryString, queryValue } from '../fhir-request.ts';
+import { parseQueryString, queryValue, splitTarget } from '../fhir-request.ts';
 import type { ServerContext } from '../fhir-request.ts';
 import type { Repository } from '../../resources/storage/repository.ts';
 import { route } from '../router.ts';
@@ -45,7 +45,7 @@ export async function fhirRoutes(app: FastifyInstance, options: FhirRoutesOption
 
 export function toFhirRequest(request: FastifyRequest, options: FhirRoutesOptions): FhirRequest {
   const sessionId = (request.params as { sessionId?: string }).sessionId;
-  const [rawPath, rawQuery = ''] = request.url.split('?', 2);
+  const [rawPath, rawQuery] = splitTarget(request.url);
   const query = parseQueryString(rawQuery);
   // Tabular operations ($run, $sqlquery-run) take _format json|ndjson|csv as an operation parameter.
   if (!isTabularOperationPath(rawPath)) assertJsonAcceptable(queryValue(query, '_format'), request.headers.accept);
