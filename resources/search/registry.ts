@@ -2,7 +2,8 @@
 // branch for each resource type and compiled once (FHIR R4 3.1.1.4 "Search parameters", SearchParameter resource).
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { branchRoots, compileBranch, type Extractor, type TypedValue } from './path-walker.ts';
+import { branchRoots, compileBranch, type Extractor } from './branch-extractor.ts';
+import type { TypedValue } from '../fhirpath/fast-path.ts';
 import { resourceTypes } from '../validation/validate.ts';
 
 export type ParamType = 'string' | 'token' | 'date' | 'reference' | 'quantity' | 'number' | 'uri' | 'composite' | 'special';

@@ -1,7 +1,7 @@
 // "Normalize for the index": one function per search parameter type turning the values an expression found into
 // index rows (FHIR R4 3.1.1.4 search parameter types; which data types each type covers is the table in 3.1.1.4).
 import { dateRange, MAX_TIME, MIN_TIME, type Range } from './dates.ts';
-import type { TypedValue } from './path-walker.ts';
+import type { TypedValue } from '../fhirpath/fast-path.ts';
 
 type Obj = Record<string, unknown>;
 

@@ -6,7 +6,7 @@ import type { Resource } from '@medplum/fhirtypes';
 import { badRequest, FhirError, unprocessable } from '../outcome.ts';
 import { assertViewDefinition, type ViewColumn, type ViewDefinition, type ViewSelect } from './view-definition.ts';
 import { viewFunctions } from './fhirpath-functions.ts';
-import { compileSimplePath, FALLBACK } from './simple-path.ts';
+import { compilePlainPath, FALLBACK } from '../fhirpath/fast-path.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -59,8 +59,8 @@ function compilePath(expression: string, where: string, keepNodes: boolean): Pat
     const options = { userInvocationTable: viewFunctions, resolveInternalTypes: !keepNodes };
     const fn = fhirpath.compile(expression, model, options as Parameters<typeof fhirpath.compile>[2]) as unknown as Path;
     // Values (not nodes) of a simple path over a plain resource: evaluated directly, fhirpath.js only when the data
-    // could make it answer differently (see simple-path.ts).
-    const simple = keepNodes ? undefined : compileSimplePath(expression);
+    // could make it answer differently (see fhirpath/fast-path.ts).
+    const simple = keepNodes ? undefined : compilePlainPath(expression, viewFunctions);
     if (!simple) return fn;
     return (input, env) => {
       if (typeof input === 'object' && input !== null && Object.getPrototypeOf(input) === Object.prototype && 'resourceType' in input) {
