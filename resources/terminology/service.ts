@@ -104,7 +104,8 @@ export class TerminologyService {
   requireConcept(system: string | undefined, code: string | undefined): { cs: CodeSystemEntry; concept: Concept } {
     const cs = this.requireCodeSystem(system);
     if (!code) throw badRequest('The code (parameter `code`) is required');
-    const concept = this.index.concept(cs.url, code);
+    // By `system` as given, so a `url|version` canonical reaches that version's concepts (layered-index.ts).
+    const concept = this.index.concept(system, code);
     if (!concept) {
       const partial = cs.content === 'fragment' ? ' (this server holds a fragment of it)' : '';
       throw notFound(`Code '${code}' is not in CodeSystem ${cs.url}${partial}`);
@@ -216,10 +217,11 @@ export class TerminologyService {
   subsumes(system: string | undefined, codeA: string | undefined, codeB: string | undefined): SubsumptionOutcome {
     if (!codeA || !codeB) throw badRequest('$subsumes needs codeA and codeB (or codingA and codingB)');
     const { cs, concept: a } = this.requireConcept(system, codeA);
-    const { concept: b } = this.requireConcept(cs.url, codeB);
+    const { concept: b } = this.requireConcept(system, codeB);
     if (a.code === b.code) return 'equivalent';
-    if (this.index.descendants(cs.url, a.code).has(b.code)) return 'subsumes';
-    if (this.index.descendants(cs.url, b.code).has(a.code)) return 'subsumed-by';
+    const named = system ?? cs.url;
+    if (this.index.descendants(named, a.code).has(b.code)) return 'subsumes';
+    if (this.index.descendants(named, b.code).has(a.code)) return 'subsumed-by';
     return 'not-subsumed';
   }
 

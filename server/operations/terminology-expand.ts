@@ -4,6 +4,7 @@ import type { Operation } from './registry.ts';
 import { OperationInput, targetValueSet } from './terminology-params.ts';
 import { nonNegativeInteger } from '../../resources/terminology/service.ts';
 import { deadlineOf } from '../request-deadline.ts';
+import { terminologyOf } from './terminology-stored.ts';
 
 export const expandOperation: Operation = {
   name: 'expand',
@@ -15,7 +16,7 @@ export const expandOperation: Operation = {
     const deadline = deadlineOf(req);
     const input = new OperationInput(req);
     const valueSet = targetValueSet(req, input, target.id);
-    const body = req.context.terminology.expand(valueSet, {
+    const body = terminologyOf(req).expand(valueSet, {
       filter: input.string('filter'),
       count: nonNegativeInteger('count', input.string('count')),
       offset: nonNegativeInteger('offset', input.string('offset')),

@@ -3,9 +3,10 @@
 import type { CodeSystem, ParametersParameter } from '@medplum/fhirtypes';
 import type { Operation } from './registry.ts';
 import { inputCode, OperationInput, parameters } from './terminology-params.ts';
-import { badRequest } from '../../resources/outcome.ts';
+import { badRequest, notFound } from '../../resources/outcome.ts';
 import { propertyValueElement } from '../../resources/terminology/resources.ts';
 import type { TerminologyService } from '../../resources/terminology/service.ts';
+import { terminologyOf } from './terminology-stored.ts';
 
 export const lookupOperation: Operation = {
   name: 'lookup',
@@ -14,10 +15,13 @@ export const lookupOperation: Operation = {
   readOnly: true,
   documentation: 'Display, designations and properties of a code (system + code, or coding)',
   handler(req, target) {
-    const terminology = req.context.terminology;
+    const terminology = terminologyOf(req);
     const input = new OperationInput(req);
     let { system, code } = inputCode(terminology, input);
-    if (target.id) system ??= (req.repo.readLive('CodeSystem', target.id) as CodeSystem | undefined)?.url ?? instanceUrl(terminology, target.id);
+    if (target.id) {
+      system ??= (req.repo.readLive('CodeSystem', target.id) as CodeSystem | undefined)?.url ?? instanceUrl(terminology, target.id);
+      if (!system) throw notFound(`CodeSystem/${target.id} is not known`);
+    }
     if (!code) throw badRequest('$lookup needs a code (parameters system + code, or coding)');
     const result = terminology.lookup(system, code, input.strings('property'));
     const out: ParametersParameter[] = [{ name: 'name', valueString: result.name }];

@@ -5,6 +5,7 @@ import type { FhirRequest } from '../fhir-request.ts';
 import type { TerminologyService } from '../../resources/terminology/service.ts';
 import { badRequest, FhirError, notFound } from '../../resources/outcome.ts';
 import { validateResource } from '../../resources/validation/validate.ts';
+import { terminologyOf } from './terminology-stored.ts';
 
 export class OperationInput {
   private readonly parts: ParametersParameter[];
@@ -75,7 +76,7 @@ export function targetValueSet(req: FhirRequest, input: OperationInput, id: stri
   if (id) {
     const stored = req.repo.readLive('ValueSet', id) as ValueSet | undefined;
     if (stored) return stored;
-    const known = [...req.context.terminology.index.valueSets.values()].find((v) => v.resource.id === id)?.resource;
+    const known = [...terminologyOf(req).index.valueSets.values()].find((v) => v.resource.id === id)?.resource;
     if (known) return known;
     throw notFound(`ValueSet/${id} is not known`);
   }
@@ -83,7 +84,7 @@ export function targetValueSet(req: FhirRequest, input: OperationInput, id: stri
   if (inline) return inline;
   for (const name of urlParams) {
     const url = input.string(name);
-    if (url) return req.context.terminology.requireValueSet(url);
+    if (url) return terminologyOf(req).requireValueSet(url);
   }
   throw badRequest(`Name the ValueSet: ValueSet/[id]/$op, a '${urlParams[0]}' parameter, or a 'valueSet' resource`);
 }

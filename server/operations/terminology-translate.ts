@@ -3,6 +3,7 @@ import type { ConceptMap } from '@medplum/fhirtypes';
 import type { Operation } from './registry.ts';
 import { inputCode, OperationInput, parameters } from './terminology-params.ts';
 import { notFound } from '../../resources/outcome.ts';
+import { terminologyOf } from './terminology-stored.ts';
 
 export const translateOperation: Operation = {
   name: 'translate',
@@ -11,7 +12,7 @@ export const translateOperation: Operation = {
   readOnly: true,
   documentation: 'Translate a code through the concept maps (url, source/target value sets, targetsystem, reverse)',
   handler(req, target) {
-    const terminology = req.context.terminology;
+    const terminology = terminologyOf(req);
     const input = new OperationInput(req);
     let conceptMap = input.resource<ConceptMap>('conceptMap', 'ConceptMap');
     if (target.id) {

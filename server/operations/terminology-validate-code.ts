@@ -5,6 +5,7 @@ import type { Operation } from './registry.ts';
 import { inputCode, OperationInput, parameters, targetValueSet } from './terminology-params.ts';
 import { badRequest } from '../../resources/outcome.ts';
 import type { ValidateResult } from '../../resources/terminology/service.ts';
+import { terminologyOf } from './terminology-stored.ts';
 
 export const validateCodeOperation: Operation = {
   name: 'validate-code',
@@ -13,7 +14,7 @@ export const validateCodeOperation: Operation = {
   readOnly: true,
   documentation: 'Is a code (code + system, coding or codeableConcept) in a ValueSet or CodeSystem',
   handler(req, target) {
-    const terminology = req.context.terminology;
+    const terminology = terminologyOf(req);
     const input = new OperationInput(req);
     let result: ValidateResult;
     if (target.type === 'CodeSystem') {

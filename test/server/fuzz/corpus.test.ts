@@ -216,9 +216,8 @@ t.test('smaller defects', async (t) => {
     t.equal(res.status, 200);
     t.equal(JSON.parse(res.body).entry?.length, 1, 'one entry per page');
   });
-  // Issue 14 item 5 (one source of truth for terminology) is not built yet: until it is, $lookup answers a 404
-  // OperationOutcome for a CodeSystem written through the API. Marked todo so it reports without failing CI.
-  await t.test('POST CodeSystem then $lookup in the same session', { todo: 'issue 14 item 5: terminology from stored CodeSystems' }, async (t) => {
+  // Issue 14 item 5: a CodeSystem written through the API is what $lookup serves (server/operations/terminology-stored.ts).
+  await t.test('POST CodeSystem then $lookup in the same session', async (t) => {
     const codeSystem = { resourceType: 'CodeSystem', url: 'http://example.org/fuzz-cs', status: 'active', content: 'complete', concept: [{ code: 'a', display: 'Alpha' }] };
     await expectAll(t, server.root, [
       ['POST CodeSystem', post('/fhir/CodeSystem', codeSystem), 201],
