@@ -160,6 +160,13 @@ export class Repository {
     return row?.w ?? 0;
   }
 
+  /** The JSON of the live resources of these types that this sandbox itself holds (not its lower layers), by type and id. */
+  ownLive(types: readonly string[]): string[] {
+    const rows = this.prepare(`SELECT json FROM resource_current WHERE sandbox = ? AND type IN (${types.map(() => '?').join(', ')})
+      AND deleted = 0 AND json IS NOT NULL ORDER BY type, id`).all(this.sandbox.name, ...types) as { json: string }[];
+    return rows.map((r) => r.json);
+  }
+
   /** When this sandbox itself last wrote (its clock's instant), if it ever did. */
   lastWriteTime(): string | undefined {
     const row = this.prepare('SELECT max(last_updated) AS t FROM resource_history WHERE sandbox = ?').get(this.sandbox.name) as { t: string | null } | undefined;

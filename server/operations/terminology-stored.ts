@@ -21,10 +21,7 @@ export function terminologyOf(req: FhirRequest): TerminologyService {
   const { store, sandbox } = req.repo;
   // The base layer read directly holds only the built-in terminology.
   if (sandbox.layers.length < 2) return builtIn;
-  const placeholders = TYPES.map(() => '?').join(', ');
-  const rows = store.db.prepare(`SELECT json FROM resource_current
-    WHERE sandbox = ? AND type IN (${placeholders}) AND deleted = 0 AND json IS NOT NULL ORDER BY type, id`)
-    .all(sandbox.name, ...TYPES) as { json: string }[];
+  const rows = req.repo.ownLive(TYPES).map((json) => ({ json }));
   if (rows.length === 0) return builtIn;
   // Keyed by content, not by version numbers: a reset sandbox may write the same id and version again.
   const hash = createHash('sha256');
