@@ -5,7 +5,8 @@
 // server's RSS over time. The server is a child process (bench/soak-server.ts); the load runs in this process.
 // Settings (environment): BENCH_SOAK_SECONDS (60), BENCH_SOAK_SESSIONS (50), BENCH_SOAK_PATIENTS (20, the seeded
 // base), BENCH_SOAK_THINK_MS (200: mean pause of a session between requests, as an agent waits for its model),
-// BENCH_SOAK_BUDGETS ("default,200": one run per per-request time budget in ms, "default" being the server's own).
+// BENCH_SOAK_BUDGETS ("default,200": one run per per-request time budget in ms, "default" being the server's own),
+// BENCH_SOAK_KILL (1; 0 runs without the kill, for a longer look at memory).
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const SESSIONS = Number(process.env.BENCH_SOAK_SESSIONS ?? 50);
 const PATIENTS = Number(process.env.BENCH_SOAK_PATIENTS ?? 20);
 const THINK_MS = Number(process.env.BENCH_SOAK_THINK_MS ?? 200);
+const KILL = process.env.BENCH_SOAK_KILL !== '0';
 const BUDGETS = (process.env.BENCH_SOAK_BUDGETS ?? 'default,200').split(',').map((b) => (b.trim() === 'default' ? undefined : Number(b)));
 /** A request unanswered after this long is a hang (the server's own time budget is 5 s). */
 const HANG_MS = 30_000;
@@ -250,13 +252,15 @@ async function soak(budgetMs: number | undefined): Promise<string> {
     ];
 
     // Half-way: kill -9, then the same command on the same file.
-    await sleep(SECONDS * 500);
-    const killedAt = performance.now();
+    await sleep(KILL ? SECONDS * 500 : 0);
+    const killedAt = KILL ? performance.now() : Infinity;
     const killedPid = current.pid;
     const acksBeforeKill = tally.acks.length;
-    await killHard(current);
-    current = await startServer(db, PATIENTS, budgetMs);
-    const restartedAt = performance.now();
+    if (KILL) {
+      await killHard(current);
+      current = await startServer(db, PATIENTS, budgetMs);
+    }
+    const restartedAt = KILL ? performance.now() : Infinity;
     await Promise.all(workers);
     clearInterval(sampler);
     sampler = undefined;
@@ -308,7 +312,7 @@ async function soak(budgetMs: number | undefined): Promise<string> {
       `| acknowledged writes lost after the restart | ${lost}${lostExamples.length ? ` (${lostExamples.join('; ')})` : ''} |`,
       `| sessions still there after the restart | ${sessionsAlive} of ${SESSIONS} |`,
       `| connection errors (requests in flight at the kill or sent while down) | ${tally.connectionErrors} |`,
-      `| kill to listening again | ${(restartMs / 1000).toFixed(2)} s |`,
+      `| kill to listening again | ${KILL ? `${(restartMs / 1000).toFixed(2)} s` : 'no kill (BENCH_SOAK_KILL=0)'} |`,
       `| light reads (GET by id) while heavy requests ran: count, p50, p95, p99, max (ms) | ${during.length}, ${f1(percentile(during, 0.5))}, ${f1(percentile(during, 0.95))}, ${f1(p99)}, ${f1(Math.max(...during))} |`,
       `| p99 of light reads under 100 ms (target) | ${p99 < 100 ? 'yes' : 'no'} |`,
       '',
