@@ -164,6 +164,11 @@ const classes: DrugClass[] = [
   { id: 'sulfonylurea', name: 'sulfonylureas', source: FDA_LABEL, ingredients: ['glipizide', 'glyburide', 'glimepiride'] },
   { id: 'biguanide', name: 'biguanides', source: FDA_LABEL, ingredients: ['metformin'] },
   { id: 'bisphosphonate', name: 'bisphosphonates', source: FDA_LABEL, ingredients: ['alendronate', 'risedronate', 'ibandronate', 'zoledronic acid'] },
+  {
+    id: 'osteoporosis-therapy', name: 'osteoporosis drug therapy',
+    source: 'Endocrine Society 2019 (update 2020) Pharmacological Management of Osteoporosis in Postmenopausal Women, J Clin Endocrinol Metab 2019;104:1595-1622 and 2020;105:587-594',
+    ingredients: ['alendronate', 'risedronate', 'ibandronate', 'zoledronic acid', 'denosumab', 'raloxifene', 'bazedoxifene', 'teriparatide', 'abaloparatide', 'romosozumab'],
+  },
   { id: 'xanthine-oxidase-inhibitor', name: 'xanthine oxidase inhibitors', source: FDA_LABEL, ingredients: ['allopurinol', 'febuxostat'] },
   { id: 'thyroid-hormone', name: 'thyroid hormones', source: FDA_LABEL, ingredients: ['levothyroxine', 'liothyronine'] },
   { id: 'ssri', name: 'SSRIs', source: FDA_LABEL, ingredients: ['sertraline', 'escitalopram', 'citalopram', 'fluoxetine', 'paroxetine', 'fluvoxamine'] },
@@ -291,19 +296,39 @@ export function conceptIs(concept: CodeableConcept | undefined, id: string): boo
   return ingredientNamesOf(concept).includes(ingredient);
 }
 
+/** The class or group `id` named in words in a text, as written there ("SGLT2 inhibitors", "beta-blocker"); a group
+ * that holds the class ("beta-lactams" for the penicillins) or a class within a group names it too. */
+export function classNamesIn(text: string, id: string): string[] {
+  const wanted = expandClass(id);
+  const lower = text.toLowerCase();
+  const out: string[] = [];
+  for (const [pattern, named] of CLASS_NAME_PATTERNS) {
+    if (!expandClass(named).some((c) => wanted.includes(c))) continue;
+    for (const m of lower.matchAll(new RegExp(pattern.source, 'g'))) {
+      const start = m.index + m[1].length;
+      out.push(text.slice(start, m.index + m[0].length - m[3].length));
+    }
+  }
+  return [...new Set(out)];
+}
+
 /**
- * The names a text uses for any of `ingredients`: the ingredient names themselves, and every word or pair of words in
- * the text that the drug vocabulary reads as one of them ("Norvasc", "HCTZ", "Anoro Ellipta"). For reading a
- * statement's direction about the drug under whatever name the writer chose.
+ * The names a text uses for any of `ids` (ingredients, or classes and groups of this table): the ingredient names
+ * themselves (a class's members), every word or pair of words in the text that the drug vocabulary reads as one of
+ * them ("Norvasc", "HCTZ", "Anoro Ellipta"), and a class's own name as the text writes it ("SGLT2 inhibitors"). For
+ * reading a statement's direction about the drug under whatever name the writer chose.
  */
-export function namesInTextFor(text: string, ingredients: string[]): string[] {
-  const wanted = ingredients.map((i) => i.toLowerCase());
+export function namesInTextFor(text: string, ids: string[]): string[] {
+  // An ingredient as given and as the vocabulary names it ("dabigatran" is dabigatran etexilate).
+  const asNamed = (id: string) => [id.toLowerCase(), ...ingredientNamesInText(id).slice(0, 1)];
+  const wanted = [...new Set(ids.flatMap((id) => (isKnownClass(id) ? expandClass(id).flatMap((c) => DRUG_CLASSES.get(c)!.ingredients) : asNamed(id))))];
   const words = text.match(/[A-Za-z][A-Za-z0-9-]*/g) ?? [];
   const names = (phrase: string) => ingredientNamesInText(phrase).some((n) => wanted.includes(n));
   const single = [...new Set(words)].filter(names);
   // A pair counts only as a name of its own (a two-word brand), not as a one-word name plus a neighbour.
   const pairs = [...new Set(words.slice(1).map((w, i) => `${words[i]} ${w}`))].filter((p) => !p.split(' ').some(names) && names(p));
-  return [...new Set([...wanted, ...[...single, ...pairs].filter((p) => !wanted.includes(p.toLowerCase()))])];
+  const classWords = ids.filter(isKnownClass).flatMap((id) => classNamesIn(text, id));
+  return [...new Set([...wanted, ...[...single, ...pairs].filter((p) => !wanted.includes(p.toLowerCase())), ...classWords])];
 }
 
 /**

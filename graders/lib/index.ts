@@ -25,3 +25,4 @@ export * from './drug-classes.ts';
 export * from './standard-checks.ts';
 export { harmCheck, HARM_RULES } from './harm/index.ts';
 export { activeOrdersAtStart, activeOrdersAtEnd, asAtStart } from './harm/chart.ts';
+export * from './order-states.ts';

@@ -45,20 +45,19 @@ export const INDICATED_AT = { male: 2, female: 3 };
 export const NOT_INDICATED_AT_MOST = { male: 0, female: 1 };
 
 export interface Drug {
+  /** The ingredient as graders/lib/drug-classes.ts names it (its brands and other names are the drug vocabulary's). */
   name: string;
   /** RxNorm ingredient RXCUIs (and the salt form where RxNorm has one). */
   ingredients: string[];
-  /** Generic and brand names as written in orders and answers. */
-  names: string[];
 }
 
 /** Oral anticoagulants for stroke prevention in AF. */
 export const ORAL_ANTICOAGULANTS: Drug[] = [
-  { name: 'apixaban', ingredients: ['1364430'], names: ['apixaban', 'eliquis'] },
-  { name: 'rivaroxaban', ingredients: ['1114195'], names: ['rivaroxaban', 'xarelto'] },
-  { name: 'dabigatran', ingredients: ['1546356', '1037042'], names: ['dabigatran', 'pradaxa'] },
-  { name: 'edoxaban', ingredients: ['1599538'], names: ['edoxaban', 'savaysa', 'lixiana'] },
-  { name: 'warfarin', ingredients: ['11289'], names: ['warfarin', 'coumadin', 'jantoven'] },
+  { name: 'apixaban', ingredients: ['1364430'] },
+  { name: 'rivaroxaban', ingredients: ['1114195'] },
+  { name: 'dabigatran', ingredients: ['1546356', '1037042'] },
+  { name: 'edoxaban', ingredients: ['1599538'] },
+  { name: 'warfarin', ingredients: ['11289'] },
 ];
 
 /**
@@ -67,14 +66,14 @@ export const ORAL_ANTICOAGULANTS: Drug[] = [
  * bleeding; a parenteral anticoagulant on top of an oral one is a duplicate.
  */
 export const OTHER_ANTITHROMBOTICS: Drug[] = [
-  { name: 'aspirin', ingredients: ['1191'], names: ['aspirin', 'acetylsalicylic'] },
-  { name: 'clopidogrel', ingredients: ['32968'], names: ['clopidogrel', 'plavix'] },
-  { name: 'prasugrel', ingredients: ['613391'], names: ['prasugrel', 'effient'] },
-  { name: 'ticagrelor', ingredients: ['1116632'], names: ['ticagrelor', 'brilinta'] },
-  { name: 'heparin', ingredients: ['5224'], names: ['heparin'] },
-  { name: 'enoxaparin', ingredients: ['67108'], names: ['enoxaparin', 'lovenox'] },
-  { name: 'dalteparin', ingredients: ['67109'], names: ['dalteparin', 'fragmin'] },
-  { name: 'fondaparinux', ingredients: ['321208'], names: ['fondaparinux', 'arixtra'] },
+  { name: 'aspirin', ingredients: ['1191'] },
+  { name: 'clopidogrel', ingredients: ['32968'] },
+  { name: 'prasugrel', ingredients: ['613391'] },
+  { name: 'ticagrelor', ingredients: ['1116632'] },
+  { name: 'heparin', ingredients: ['5224'] },
+  { name: 'enoxaparin', ingredients: ['67108'] },
+  { name: 'dalteparin', ingredients: ['67109'] },
+  { name: 'fondaparinux', ingredients: ['321208'] },
 ];
 
 /** A dose by creatinine clearance band (Cockcroft-Gault, actual body weight, x0.85 for women). */

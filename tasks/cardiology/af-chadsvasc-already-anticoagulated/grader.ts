@@ -7,7 +7,7 @@ import type { Condition, DocumentReference, MedicationRequest, Observation, Pati
 import type { Check, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
-import { valueIn } from '../../../graders/lib/index.ts';
+import { namesInTextFor, noteText, valueIn } from '../../../graders/lib/index.ts';
 import { asAtStart, searchOf,
   allOf, answerField, answerText, bestOf, codingsOf, createdResources, describeConcept, drugIngredients, fail, fetchedAll, fetchedAny, findMedicationOrder, isNoLongerActive, label,
   latestObservation, matchNote, matchNumber, matchOf, matchRecommendation, matchYesNo, patientOf, rxnormIngredients, verdict, type Match,
@@ -32,9 +32,10 @@ export function drugOf(order: MedicationRequest, drugs: Drug[]): Drug | undefine
  * anticoagulation itself: a switch ("apixaban started, warfarin stopped") is for anticoagulation, not against it. */
 const ANTICOAGULATION_WORDS = ['anticoagulation', 'anticoagulant', 'anticoagulate', 'anticoagulated', 'OAC', 'DOAC'];
 
-function recommendsAnticoagulation(text: unknown, expected: 'recommend' | 'against'): Match {
-  const general = matchRecommendation(text, { subject: ANTICOAGULATION_WORDS, expected });
-  return general.candidate === 'absent' ? matchRecommendation(text, { subject: [...ANTICOAGULATION_WORDS, ...ORAL_ANTICOAGULANTS.flatMap((d) => d.names)], expected }) : general;
+function recommendsAnticoagulation(note: DocumentReference, expected: 'recommend' | 'against'): Match {
+  const general = matchRecommendation(note, { subject: ANTICOAGULATION_WORDS, expected });
+  return general.candidate === 'absent'
+    ? matchRecommendation(note, { subject: [...ANTICOAGULATION_WORDS, ...namesInTextFor(noteText(note), ORAL_ANTICOAGULANTS.map((d) => d.name))], expected }) : general;
 }
 
 const isActiveOrder = (o: MedicationRequest) => o.status === 'active' && ['order', 'original-order', 'instance-order'].includes(o.intent);

@@ -5,7 +5,7 @@
 import type { Condition, MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote } from '../../../graders/lib/index.ts';
-import { convertValue } from '../../../graders/lib/index.ts';
+import { conceptIs, convertValue } from '../../../graders/lib/index.ts';
 import {
   AGE_POINTS, APIXABAN_LABEL, BODY_WEIGHT, CREATININE, FEMALE_POINTS, ICD10CM, INDICATED_AT, ORAL_ANTICOAGULANTS, RXNORM,
   SCORED_CONDITIONS, SNOMED,
@@ -29,10 +29,8 @@ function yearsOld(birthDate: string, now: string): number {
 }
 
 function isOralAnticoagulant(order: MedicationRequest): string | undefined {
-  const codes = (order.medicationCodeableConcept?.coding ?? []).filter((c) => c.system === RXNORM).map((c) => c.code ?? '');
-  const words = `${order.medicationCodeableConcept?.text ?? ''} ${(order.medicationCodeableConcept?.coding ?? []).map((c) => c.display).join(' ')}`.toLowerCase();
-  // The chart's orders carry an ingredient or a clinical-drug code whose display names the drug.
-  return ORAL_ANTICOAGULANTS.find((d) => d.ingredients.some((i) => codes.includes(i)) || d.names.some((n) => words.includes(n)))?.name;
+  // Any RxNorm code, brand or name of the drug (graders/lib/drug-classes.ts).
+  return ORAL_ANTICOAGULANTS.find((d) => conceptIs(order.medicationCodeableConcept, d.name))?.name;
 }
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {

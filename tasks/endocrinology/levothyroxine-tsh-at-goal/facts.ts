@@ -20,8 +20,8 @@ export const TSH = [{ system: LOINC, codes: ['3016-3', '11580-8'] }, { system: F
 export const FREE_T4 = [{ system: LOINC, codes: ['3024-7'] }, { system: FLOWSHEET, codes: ['FT4'] }];
 export const HYPOTHYROIDISM = { system: SNOMED, code: '40930008' };
 
-/** Levothyroxine: the RxNorm ingredient and the generic and brand names orders use. */
-export const LEVOTHYROXINE = { ingredient: '10582', names: ['levothyroxine', 'l-thyroxine', 'synthroid', 'levoxyl', 'unithroid', 'euthyrox', 'tirosint'] };
+/** Levothyroxine: the RxNorm ingredient (its names and brands are graders/lib's drug vocabulary). */
+export const LEVOTHYROXINE = { ingredient: '10582' };
 
 /** The laboratory's TSH reference range (mIU/L) the chart's results are flagged against. */
 export const TSH_RANGE = { low: 0.4, high: 4.0 };

@@ -3,7 +3,8 @@
 // lower the dose by 25 mcg; clearly high - raise it by 25 mcg (stop the old order, start the new one). Document why.
 import type { MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
-import { clinicalNote } from '../../../graders/lib/index.ts';
+import { clinicalNote, dailyDose, orderDoseIn } from '../../../graders/lib/index.ts';
+import { conceptIs } from '../../../graders/lib/drug-classes.ts';
 import { FLOWSHEET, FREE_T4, LEVOTHYROXINE, RXNORM, TSH, ZONES, type Decision } from './facts.ts';
 
 const codes = (sets: { system: string; codes: string[] }[]) => sets.flatMap((s) => s.codes.map((c) => `${s.system}|${c}`)).join(',');
@@ -14,23 +15,11 @@ function newest(results: Observation[]): Observation | undefined {
     .sort((a, b) => Date.parse(when(b)) - Date.parse(when(a)))[0];
 }
 
-function isLevothyroxine(o: MedicationRequest): boolean {
-  const c = o.medicationCodeableConcept;
-  const words = [c?.text, ...(c?.coding ?? []).map((x) => x.display)].join(' ').toLowerCase();
-  return (c?.coding ?? []).some((x) => x.system === RXNORM && x.code === LEVOTHYROXINE.ingredient) || LEVOTHYROXINE.names.some((n) => words.includes(n));
-}
+const isLevothyroxine = (o: MedicationRequest): boolean => conceptIs(o.medicationCodeableConcept, 'levothyroxine');
 
-/** mcg per day as this chart writes it: a dose in ug/mcg/mg once daily, else the strength in the dosage text. */
-function mcgPerDay(o: MedicationRequest): number | undefined {
-  const d = o.dosageInstruction?.[0];
-  const q = d?.doseAndRate?.[0]?.doseQuantity;
-  const unit = (q?.code ?? q?.unit ?? '').toLowerCase();
-  const perDay = d?.timing?.repeat?.frequency && d.timing.repeat.period === 1 && d.timing.repeat.periodUnit === 'd' ? d.timing.repeat.frequency : 1;
-  if (q?.value !== undefined && ['ug', 'mcg'].includes(unit)) return q.value * perDay;
-  if (q?.value !== undefined && unit === 'mg') return q.value * 1000 * perDay;
-  const m = /(\d+(?:\.\d+)?)\s*(mcg|ug)\b/i.exec(d?.text ?? '');
-  return m ? Number(m[1]) * perDay : undefined;
-}
+/** mcg per day (graders/lib/dose: any mass unit, tablets of a known strength, or the sig text); once daily when the
+ * order gives no frequency, as levothyroxine is taken. */
+const mcgPerDay = (o: MedicationRequest): number | undefined => dailyDose(o, 'ug') ?? orderDoseIn(o, 'ug');
 
 function decide(tsh: number): Decision | undefined {
   if (tsh < ZONES.suppressedBelow) return 'reduce';

@@ -17,8 +17,8 @@ export const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
 export const EGFR = [{ system: LOINC, codes: ['33914-3', '62238-1', '48642-3', '48643-1', '98979-8', '50044-7'] }, { system: FLOWSHEET, codes: ['EGFR'] }];
 export const TYPE_2_DIABETES = { system: SNOMED, code: '44054006' };
 
-/** Metformin: the RxNorm ingredient and the generic and brand names orders use. */
-export const METFORMIN = { ingredient: '6809', names: ['metformin', 'glucophage', 'glumetza', 'fortamet', 'riomet'] };
+/** Metformin: the RxNorm ingredient (its names and brands are graders/lib's drug vocabulary). */
+export const METFORMIN = { ingredient: '6809' };
 
 /** eGFR bands (mL/min/1.73 m2): below `stopBelow` stop; below `reduceBelow` at most `reducedMaxMgPerDay`; else continue. */
 export const EGFR_BANDS = { stopBelow: 30, reduceBelow: 45, reducedMaxMgPerDay: 1000 };

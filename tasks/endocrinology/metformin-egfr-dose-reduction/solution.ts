@@ -3,34 +3,16 @@
 // Order a BMP either way (2 weeks after stopping, else 3 months).
 import type { MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
+import { conceptIs } from '../../../graders/lib/drug-classes.ts';
+import { dailyDose } from '../../../graders/lib/index.ts';
 import { EGFR, EGFR_BANDS, FLOWSHEET, METFORMIN, RXNORM, type Decision } from './facts.ts';
 
 const codes = (sets: { system: string; codes: string[] }[]) => sets.flatMap((s) => s.codes.map((c) => `${s.system}|${c}`)).join(',');
 const when = (o: Observation) => o.effectiveDateTime ?? o.effectivePeriod?.start ?? o.issued ?? '';
 
-/** Metformin SCD strengths (mg per tablet) this chart uses, for doses written as a count of tablets. */
-const TABLET_MG: Record<string, number> = { '861004': 1000, '861007': 500, '861010': 850 };
-
-function isMetformin(o: MedicationRequest): boolean {
-  const c = o.medicationCodeableConcept;
-  const words = [c?.text, ...(c?.coding ?? []).map((x) => x.display)].join(' ').toLowerCase();
-  return (c?.coding ?? []).some((x) => x.system === RXNORM && (x.code === METFORMIN.ingredient || x.code! in TABLET_MG)) || METFORMIN.names.some((n) => words.includes(n));
-}
-
-/** mg a day: the dose (mg, or tablets of a known SCD / a strength in the name) times the daily frequency. */
-function mgPerDay(o: MedicationRequest): number | undefined {
-  const d = o.dosageInstruction?.[0];
-  const q = d?.doseAndRate?.[0]?.doseQuantity;
-  const r = d?.timing?.repeat;
-  const perDay = r?.frequency && r.period && r.periodUnit === 'd' ? r.frequency / r.period : /\bbid\b|twice/i.test(d?.text ?? '') ? 2 : undefined;
-  if (!q?.value || !perDay) return undefined;
-  const unit = (q.code ?? q.unit ?? '').toLowerCase();
-  if (unit === 'mg' || unit === 'milligram') return q.value * perDay;
-  const coded = (o.medicationCodeableConcept?.coding ?? []).map((c) => TABLET_MG[c.code ?? '']).find(Boolean);
-  const named = Number(/(\d+)\s*mg/i.exec(o.medicationCodeableConcept?.text ?? '')?.[1]);
-  const strength = coded ?? (Number.isFinite(named) && named > 0 ? named : undefined);
-  return /tab|\{tbl\}/.test(unit) && strength ? q.value * strength * perDay : undefined;
-}
+const isMetformin = (o: MedicationRequest): boolean => conceptIs(o.medicationCodeableConcept, 'metformin');
+/** mg a day: dose (mg, or tablets of the product's strength) times the daily frequency, by graders/lib/dose. */
+const mgPerDay = (o: MedicationRequest): number | undefined => dailyDose(o, 'mg');
 
 function band(egfr: number): Decision {
   return egfr < EGFR_BANDS.stopBelow ? 'stop' : egfr < EGFR_BANDS.reduceBelow ? 'reduce' : 'continue';

@@ -2,10 +2,11 @@
 // start come from the changes' "before" states, the plan from the final state, the new orders from the changes.
 import type { MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
-import { asAtStart,
+import {
   changeOf, createdResources, fail, fetchedAll, findServiceRequest, isNoLongerActive, label, latestObservation, matchNumber, matchOf, observations,
   ORDER_GROUPS, quantityOf, verdict, type Match,
 } from '../../../graders/lib/index.ts';
+import { medicationOrderStates, type MedicationOrderStates } from '../../../graders/lib/order-states.ts';
 import { dailyMg, ingredientNamesOf, orderInClass } from '../../../graders/lib/drug-classes.ts';
 import {
   ACE_INHIBITORS, EARLIER_HIGH_WINDOW_DAYS, POTASSIUM_BANDS, POTASSIUM_LOWERING, POTASSIUM_RAISING, POTASSIUM_RESULTS, RECHECK_DAYS, STOP_AT_HIGH,
@@ -35,34 +36,19 @@ async function latestK({ fhir, patient }: Pick<GraderContext, 'fhir' | 'patient'
   return quantityOf(await latestObservation(fhir, patient, POTASSIUM_RESULTS))?.value;
 }
 
-interface OrderStates {
-  /** Orders active when the episode began (their state before any change). */
-  atStart: MedicationRequest[];
-  /** Orders active at the end. */
-  atEnd: MedicationRequest[];
-  /** Orders the episode created (any status). */
-  created: MedicationRequest[];
-}
-
-async function orderStates({ fhir, patient, changes }: GraderContext): Promise<OrderStates> {
-  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  // As the episode began: changed orders as they were, deleted ones included (graders/lib asAtStart).
-  const atStart = asAtStart(all, changes, 'MedicationRequest', patient).filter((o) => o.status === 'active');
-  return { atStart, atEnd: all.filter((o) => o.status === 'active'), created: createdResources<MedicationRequest>(changes, 'MedicationRequest') };
-}
 
 const sum = (orders: MedicationRequest[]): number | undefined =>
   orders.reduce<number | undefined>((total, o) => (total === undefined ? undefined : (dailyMg(o) === undefined ? undefined : total + dailyMg(o)!)), 0);
 
 /** The ACE inhibitor daily dose at the start and at the end (undefined when some dose cannot be read). */
-function aceExposure(states: OrderStates) {
+function aceExposure(states: MedicationOrderStates) {
   const start = states.atStart.filter((o) => inGroup(o, ACE_INHIBITORS));
   const end = states.atEnd.filter((o) => inGroup(o, ACE_INHIBITORS));
   return { start, end, startMg: sum(start), endMg: end.length === 0 ? 0 : sum(end) };
 }
 
 /** Each order of `groups` active at the start is no longer active (stopped, cancelled, completed or on hold; not deleted). */
-function stoppedAll(ctx: GraderContext, states: OrderStates, groups: DrugGroup[], what: string): Match {
+function stoppedAll(ctx: GraderContext, states: MedicationOrderStates, groups: DrugGroup[], what: string): Match {
   const mismatches: string[] = [];
   const evidence: string[] = [];
   for (const order of states.atStart.filter((o) => groups.some((g) => inGroup(o, g)))) {
@@ -76,7 +62,7 @@ function stoppedAll(ctx: GraderContext, states: OrderStates, groups: DrugGroup[]
 }
 
 /** What lowered potassium exposure in the episode, if anything. */
-function exposureLowered(states: OrderStates): string[] {
+function exposureLowered(states: MedicationOrderStates): string[] {
   const ways: string[] = [];
   const ace = aceExposure(states);
   if (ace.start.length > 0 && ace.end.length === 0) ways.push('ACE inhibitor no longer active (stopped or held)');
@@ -90,7 +76,7 @@ function exposureLowered(states: OrderStates): string[] {
   return ways;
 }
 
-function highPlan(ctx: GraderContext, states: OrderStates, k: number): Match {
+function highPlan(ctx: GraderContext, states: MedicationOrderStates, k: number): Match {
   const ace = aceExposure(states);
   const mismatches: string[] = [];
   const evidence = [`latest K ${k} mmol/L`];
@@ -107,7 +93,7 @@ function highPlan(ctx: GraderContext, states: OrderStates, k: number): Match {
   return matchOf(mismatches, evidence);
 }
 
-function normalPlan(states: OrderStates, k: number): Match {
+function normalPlan(states: MedicationOrderStates, k: number): Match {
   const ace = aceExposure(states);
   const mismatches: string[] = [];
   if (ace.end.length === 0) mismatches.push(`latest K ${k} is normal, yet the ACE inhibitor is no longer active (${ace.start.map(label).join(', ')})`);
@@ -120,7 +106,7 @@ function normalPlan(states: OrderStates, k: number): Match {
 }
 
 /** New potassium-raising orders: any group of POTASSIUM_RAISING, or an ACE inhibitor ingredient the patient was not on. */
-function potassiumRaisingOrders(states: OrderStates): Match {
+function potassiumRaisingOrders(states: MedicationOrderStates): Match {
   const startAce = states.atStart.filter((o) => inGroup(o, ACE_INHIBITORS));
   const mismatches: string[] = [];
   for (const o of states.created.filter((x) => ['active', 'draft', 'on-hold'].includes(x.status))) {
@@ -140,7 +126,7 @@ export const checks: Record<string, Check> = {
     return verdict(fetchedAll(log, [`Observation/${latest.id}`], 'latest potassium'));
   },
   reviewed_medications: async (ctx) => {
-    const states = await orderStates(ctx);
+    const states = await medicationOrderStates(ctx);
     const relevant = states.atStart.filter((o) => [ACE_INHIBITORS, ...POTASSIUM_RAISING].some((g) => inGroup(o, g)));
     if (!relevant.some((o) => inGroup(o, ACE_INHIBITORS))) return fail('no active ACE inhibitor at the start (binding error)');
     return verdict(fetchedAll(ctx.log, relevant.map((o) => `MedicationRequest/${o.id}`), 'ACE inhibitor or potassium-raising order'));
@@ -153,7 +139,7 @@ export const checks: Record<string, Check> = {
   potassium_plan: async (ctx): Promise<CheckResult> => {
     const k = await latestK(ctx);
     if (k === undefined) return fail('the chart holds no potassium result');
-    const states = await orderStates(ctx);
+    const states = await medicationOrderStates(ctx);
     if (k >= POTASSIUM_BANDS.HIGH) return verdict(highPlan(ctx, states, k));
     if (k <= POTASSIUM_BANDS.NORMAL_MAX) return verdict(normalPlan(states, k));
     return fail(`latest K ${k} is in the 5.1-5.4 band, which is not a variant (binding error)`);
@@ -175,5 +161,5 @@ export const checks: Record<string, Check> = {
     const late = orders.filter((o) => !timely.includes(o)).map((o) => `${label(o)} is due ${o.occurrenceDateTime ?? o.occurrencePeriod?.start}, after ${new Date(due).toISOString().slice(0, 10)}`);
     return verdict(match.ok ? match : matchOf([...match.mismatches, ...late], [`K ${k}: recheck due within ${days} days`]));
   },
-  no_potassium_raising_orders: async (ctx) => verdict(potassiumRaisingOrders(await orderStates(ctx))),
+  no_potassium_raising_orders: async (ctx) => verdict(potassiumRaisingOrders(await medicationOrderStates(ctx))),
 };

@@ -7,12 +7,8 @@ export const LOINC = 'http://loinc.org';
 export const SNOMED = 'http://snomed.info/sct';
 export const FLOWSHEET = 'http://ehr-gym.example/fhir/CodeSystem/flowsheet';
 
-/** Apixaban: the ingredient and its clinical and branded drugs (RxNorm), and the names orders and answers use. */
-export const APIXABAN = {
-  ingredient: '1364430',
-  products: { '1364445': 5, '1364435': 2.5, '1364447': 5 } as Record<string, number>,
-  names: ['apixaban', 'eliquis'],
-};
+/** Apixaban: the RxNorm ingredient (its products, strengths, names and brands are graders/lib's drug vocabulary). */
+export const APIXABAN = { ingredient: '1364430' };
 
 /**
  * ELIQUIS (apixaban) prescribing information, section 2.2 (reduction of risk of stroke in nonvalvular AF): 5 mg

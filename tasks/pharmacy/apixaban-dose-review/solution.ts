@@ -4,9 +4,10 @@
 // dose-review note and the JSON answer.
 import type { MedicationRequest, Observation, Patient } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
-import { clinicalNote, convert } from '../../../graders/lib/index.ts';
+import { clinicalNote, convert, orderDoseIn, orderProduct, strengthIn } from '../../../graders/lib/index.ts';
+import { conceptIs } from '../../../graders/lib/drug-classes.ts';
 import { convertValue } from '../../../graders/lib/index.ts';
-import { APIXABAN, BODY_WEIGHT, CREATININE, LABEL, RXNORM, SNOMED } from './facts.ts';
+import { BODY_WEIGHT, CREATININE, LABEL, RXNORM, SNOMED } from './facts.ts';
 
 const codes = (sets: { system: string; codes: string[] }[]) => sets.flatMap((s) => s.codes.map((c) => `${s.system}|${c}`)).join(',');
 
@@ -15,17 +16,9 @@ function latest(results: Observation[]): Observation | undefined {
     .sort((a, b) => Date.parse(b.effectiveDateTime ?? b.issued ?? '') - Date.parse(a.effectiveDateTime ?? a.issued ?? ''))[0];
 }
 
-/** mg per administration: a mass dose as written, or a count of tablets times the strength in the product's name. */
-function mgPerDose(order: MedicationRequest): number | undefined {
-  const q = order.dosageInstruction?.[0]?.doseAndRate?.[0]?.doseQuantity;
-  const unit = (q?.code ?? q?.unit ?? '').toLowerCase();
-  if (q?.value !== undefined && /^(mg|milligrams?)$/.test(unit)) return q.value;
-  const coded = (order.medicationCodeableConcept?.coding ?? []).map((c) => APIXABAN.products[c.code ?? '']).find((v) => v !== undefined);
-  const named = /(\d+(?:\.\d+)?)\s*mg/i.exec(`${order.medicationCodeableConcept?.text ?? ''} ${order.medicationCodeableConcept?.coding?.[0]?.display ?? ''}`);
-  const strength = coded ?? (named ? Number(named[1]) : undefined);
-  if (q?.value !== undefined && /tab/.test(unit) && strength !== undefined) return q.value * strength;
-  return strength;
-}
+/** mg per administration (a mass dose, or a count of tablets times the product's strength, by graders/lib/dose);
+ * with no dose written, the product's strength. */
+const mgPerDose = (order: MedicationRequest): number | undefined => orderDoseIn(order, 'mg') ?? strengthIn(orderProduct(order), 'mg');
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
   const person = await fhir.read<Patient>('Patient', patient);
@@ -50,8 +43,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   if (crMgDl >= LABEL.creatinineAtLeastMgDl) met.push(`creatinine ${crMgDl.toFixed(2)} mg/dL >= 1.5`);
   const labelMg = met.length >= LABEL.reduceWhenAtLeast ? LABEL.reducedMg : LABEL.standardMg;
 
-  const words = (o: MedicationRequest) => `${o.medicationCodeableConcept?.text ?? ''} ${(o.medicationCodeableConcept?.coding ?? []).map((c) => `${c.code} ${c.display}`).join(' ')}`.toLowerCase();
-  const order = active.find((o) => APIXABAN.names.some((n) => words(o).includes(n)) || words(o).includes(APIXABAN.ingredient))!;
+  const order = active.find((o) => conceptIs(o.medicationCodeableConcept, 'apixaban'))!;
   const currentMg = mgPerDose(order)!;
   const appropriate = currentMg === labelMg;
   let action = `Current apixaban ${currentMg} mg twice daily matches the label: no change.`;

@@ -4,7 +4,7 @@
 import t from 'tap';
 import type { MedicationRequest } from '@medplum/fhirtypes';
 import {
-  classesNamedIn, classesOf, classesOfOrder, CLASS_GROUPS, conceptIs, dailyMg, DRUG_CLASSES, expandClass, ingredientNamesOf, isKnownClass, mentionsDrug,
+  classesNamedIn, classNamesIn, classesOf, classesOfOrder, CLASS_GROUPS, conceptIs, dailyMg, DRUG_CLASSES, expandClass, ingredientNamesOf, isKnownClass, mentionsDrug,
   namesInTextFor, orderInClass, routeKindOf,
 } from '../../../graders/lib/drug-classes.ts';
 import { RXNORM } from '../../../graders/lib/codings.ts';
@@ -58,6 +58,8 @@ t.test('classes of a concept alone', async (t) => {
   t.same(classesOf(text('oxybutynin ER 5 mg')), ['strong-anticholinergic']);
   t.same(classesOf(text('mirabegron 25 mg')), ['beta3-agonist']);
   t.same(classesOf(text('patiromer')), ['potassium-binder']);
+  t.same(classesOf(text('Prolia 60 mg SC q6 months')), ['osteoporosis-therapy'], 'denosumab: no bisphosphonate, an osteoporosis drug');
+  t.same(classesOf(text('Fosamax 70 mg weekly')).sort(), ['bisphosphonate', 'osteoporosis-therapy']);
 });
 
 t.test('route and dose decide membership for an order', async (t) => {
@@ -131,4 +133,15 @@ t.test('namesInTextFor: the names a writer used for a drug', async (t) => {
   t.same(namesInTextFor('Continue Anoro Ellipta daily', ['umeclidinium']), ['umeclidinium', 'Anoro'], 'one word suffices; no neighbour pairs');
   t.same(namesInTextFor('No oxybutynin.', ['oxybutynin']), ['oxybutynin'], 'the generic is not repeated');
   t.same(namesInTextFor('nothing relevant', ['oxybutynin']), ['oxybutynin']);
+  t.same(namesInTextFor('Continue Pradaxa', ['dabigatran']), ['dabigatran', 'dabigatran etexilate', 'Pradaxa'], 'the vocabulary\'s name of the ingredient too');
+});
+
+t.test('namesInTextFor a class: its members and its own name as written', async (t) => {
+  const names = namesInTextFor('Recommend an SGLT2 inhibitor (Farxiga 10 mg); SGLT-2i are renoprotective.', ['sglt2-inhibitor']);
+  for (const n of ['empagliflozin', 'dapagliflozin', 'Farxiga', 'SGLT2 inhibitor', 'SGLT-2i']) t.ok(names.includes(n), n);
+  t.notOk(names.includes('renoprotective'));
+  t.same(classNamesIn('No NSAIDs; avoid non-steroidal anti-inflammatory drugs.', 'nsaid').sort(), ['NSAIDs', 'non-steroidal', 'non-steroidal anti-inflammatory'].sort());
+  t.same(classNamesIn('beta-lactam allergy', 'penicillin'), ['beta-lactam'], 'a group that contains the class');
+  t.same(classNamesIn('penicillin allergy', 'beta-lactam'), ['penicillin'], 'a class within the group');
+  t.same(classNamesIn('cephalosporin allergy', 'penicillin'), [], 'another class of the group is not the class');
 });
