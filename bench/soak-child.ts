@@ -2,12 +2,12 @@
 // the per-request time budget as an argument (the CLI has no flag for it), so the soak can compare budgets.
 // Usage: tsx bench/soak-child.ts DB PATIENTS [BUDGET_MS]. Prints "server at http://HOST:PORT/fhir" once listening.
 import { Store } from '../resources/storage/store.ts';
-import { createSearchService } from '../resources/search/index.ts';
+import { createSearchIndexer } from '../resources/search/index.ts';
 import { ensureDefaultPopulation } from '../seed/index.ts';
 import { serve, stopOnSignals } from '../server/main.ts';
 
 const [db, patients, budget] = process.argv.slice(2);
-const store = new Store({ path: db, indexers: [createSearchService().indexer] });
+const store = new Store({ path: db, indexers: [createSearchIndexer()] });
 ensureDefaultPopulation(store, { patients: Number(patients), seed: 1, progress: false });
 store.close();
 const { app, address } = await serve({
