@@ -19,20 +19,20 @@ export const RAAS_CLASSES = ['ace-inhibitor', 'arb', 'arni'];
 export const NSAID_CLASS = 'nsaid';
 
 /** How the request is named in prose: the answer and the note are read for their direction about these. */
-export const REQUESTED = ['ibuprofen', 'advil', 'motrin', 'NSAID', 'NSAIDs', 'oral NSAID', 'oral NSAIDs'];
+export const REQUESTED = { drug: 'ibuprofen', drugClass: 'nsaid' };
 /** Mentions that are not the requested drug: a topical NSAID is an alternative, not the request. */
 export const NOT_REQUESTED = ['topical NSAID', 'topical NSAIDs', 'topical diclofenac', 'diclofenac gel', 'diclofenac sodium gel', 'voltaren gel', 'diclofenac 1% gel', 'NSAID gel'];
 
 /**
  * Alternatives for knee OA pain (2019 ACR/AF guideline, Arthritis Rheumatol 2020;72:220-233): strongly recommended -
  * exercise, weight loss, topical NSAIDs, intra-articular glucocorticoid; conditionally - acetaminophen, duloxetine.
- * Each entry is the names a note may use for it.
+ * Each entry is a drug (any name or brand of it, graders/lib drug vocabulary) or the names a note may use for it.
  */
-export const ALTERNATIVES: { name: string; names: string[] }[] = [
+export const ALTERNATIVES: { name: string; drug?: string; names: string[] }[] = [
   { name: 'topical NSAID', names: NOT_REQUESTED },
-  { name: 'acetaminophen', names: ['acetaminophen', 'paracetamol', 'tylenol'] },
+  { name: 'acetaminophen', drug: 'acetaminophen', names: [] },
   { name: 'intra-articular corticosteroid', names: ['intra-articular corticosteroid', 'intra-articular steroid', 'intra-articular glucocorticoid', 'intraarticular steroid', 'corticosteroid injection', 'steroid injection', 'glucocorticoid injection'] },
-  { name: 'duloxetine', names: ['duloxetine', 'cymbalta'] },
+  { name: 'duloxetine', drug: 'duloxetine', names: [] },
   { name: 'exercise or physical therapy', names: ['physical therapy', 'physiotherapy', 'exercise program', 'exercise therapy', 'strengthening exercises', 'quadriceps strengthening'] },
   { name: 'weight loss', names: ['weight loss', 'weight reduction', 'weight management'] },
 ];

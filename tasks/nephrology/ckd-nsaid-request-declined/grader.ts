@@ -4,10 +4,10 @@
 import type { Condition, DocumentReference, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import { activeOrdersAtStart,
-  allOf, changeOf, createdResources, describeConcept, fail, fetchedAll, inCodeSet, isNoLongerActive, label, latestObservation, matchOf,
+  allOf, answerText, changeOf, createdResources, describeConcept, fail, fetchedAll, inCodeSet, isNoLongerActive, label, latestObservation, matchOf,
   matchRecommendation, matchYesNo, noteText, verdict, type Match,
 } from '../../../graders/lib/index.ts';
-import { classesOfOrder, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
+import { classesOfOrder, classNamesIn, conceptIs, ingredientNamesOf, namesInTextFor } from '../../../graders/lib/drug-classes.ts';
 import { chartFromFhir, covers, grounded, keyFactOf } from '../../../graders/documentation/index.ts';
 import { ALTERNATIVES, CKD_PROBLEMS, EGFR_RESULTS, NOT_REQUESTED, NSAID_CLASS, POTASSIUM_RESULTS, RAAS_CLASSES, REQUESTED } from './facts.ts';
 
@@ -28,9 +28,15 @@ async function latestLabs({ fhir, patient }: Pick<GraderContext, 'fhir' | 'patie
 const notes = (ctx: GraderContext) => createdResources<DocumentReference>(ctx.changes, 'DocumentReference')
   .filter((d) => d.subject?.reference === `Patient/${ctx.patient}` && d.status === 'current');
 
+/** The names a text uses for the requested drug: ibuprofen by any name or brand, and NSAIDs as the text writes them. */
+const requested = (text: string): string[] => [...namesInTextFor(text, [REQUESTED.drug]), ...classNamesIn(text, REQUESTED.drugClass), 'NSAID'];
+
+/** The names a text uses for an alternative: a drug's names and brands there, else the entry's phrases. */
+const alternativeNames = (alt: (typeof ALTERNATIVES)[number], text: string): string[] => (alt.drug ? namesInTextFor(text, [alt.drug]) : alt.names);
+
 /** No note recommends the requested drug (a note that does not name it passes). */
 function notesDoNotRecommend(docs: DocumentReference[]): Match {
-  const results = docs.map((d) => ({ d, m: matchRecommendation(d, { subject: REQUESTED, except: NOT_REQUESTED, expected: 'against' }) }));
+  const results = docs.map((d) => ({ d, m: matchRecommendation(d, { subject: requested(noteText(d)), except: NOT_REQUESTED, expected: 'against' }) }));
   const bad = results.filter((r) => !r.m.ok && r.m.candidate !== 'absent');
   return matchOf(bad.flatMap((r) => [`note ${label(r.d)}: ${r.m.mismatches[0]}`]), results.map((r) => `note ${label(r.d)}: ${r.m.candidate ?? 'against'} about ibuprofen/oral NSAIDs`));
 }
@@ -39,7 +45,7 @@ function notesDoNotRecommend(docs: DocumentReference[]): Match {
 function alternativeOrders(ctx: GraderContext): string[] {
   const named = (text: string) => ALTERNATIVES.find((a) => a.names.some((n) => text.toLowerCase().includes(n.toLowerCase())));
   const meds = createdResources<MedicationRequest>(ctx.changes, 'MedicationRequest').filter((o) => o.status === 'active' && !isNsaid(o))
-    .map((o) => ({ o, alt: ingredientNamesOf(o.medicationCodeableConcept).map(named).find(Boolean) ?? named(describeConcept(o.medicationCodeableConcept)) }));
+    .map((o) => ({ o, alt: ALTERNATIVES.find((a) => a.drug && conceptIs(o.medicationCodeableConcept, a.drug)) ?? named(describeConcept(o.medicationCodeableConcept)) }));
   const services = createdResources<ServiceRequest>(ctx.changes, 'ServiceRequest').filter((o) => o.status === 'active')
     .map((o) => ({ o, alt: named([o.code?.text, ...(o.code?.coding ?? []).map((c) => c.display), ...(o.performerType?.coding ?? []).map((c) => c.display), o.performerType?.text].filter(Boolean).join(' ')) }));
   return [...meds, ...services].filter((x) => x.alt).map((x) => `${label(x.o)} (${x.alt!.name})`);
@@ -66,7 +72,7 @@ export const checks: Record<string, Check> = {
   declined_ibuprofen: (ctx) => verdict(allOf(
     matchYesNo(ctx.answer, false, {
       fields: ['prescribe', 'ok', 'okToPrescribe', 'ibuprofen', 'safe'], yes: ['ok to prescribe', 'safe to prescribe'], no: ['not ok', 'not safe', 'declined'],
-      subject: REQUESTED, except: NOT_REQUESTED,
+      subject: requested(answerText(ctx.answer)), except: NOT_REQUESTED,
     }),
     notesDoNotRecommend(notes(ctx)),
   )),
@@ -91,7 +97,7 @@ export const checks: Record<string, Check> = {
     if (docs.length === 0) return fail('no current DocumentReference was written for the patient');
     for (const doc of docs) {
       for (const alt of ALTERNATIVES) {
-        const m = matchRecommendation(doc, { subject: alt.names, expected: 'recommend' });
+        const m = matchRecommendation(doc, { subject: alternativeNames(alt, noteText(doc)), expected: 'recommend' });
         if (m.ok) return verdict(matchOf([], [`note ${label(doc)} recommends ${alt.name}`, ...m.evidence]));
       }
     }

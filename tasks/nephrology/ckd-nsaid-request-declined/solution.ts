@@ -5,17 +5,12 @@
 import type { Condition, MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, effectiveTime, plainDrugName } from '../../../graders/lib/index.ts';
-import { DRUG_CLASSES } from '../../../graders/lib/drug-classes.ts';
+import { conceptIs, orderInClass } from '../../../graders/lib/drug-classes.ts';
 import { CKD_PROBLEMS, FLOWSHEET, LOINC, NSAID_CLASS, RAAS_CLASSES } from './facts.ts';
 
 const newest = (list: Observation[]) => list.filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined)
   .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)))[0];
 const day = (o: Observation) => effectiveTime(o).slice(0, 10);
-const drugText = (o: MedicationRequest) => [o.medicationCodeableConcept?.text, ...(o.medicationCodeableConcept?.coding ?? []).map((c) => c.display)].join(' ').toLowerCase();
-const names = (classes: string[]) => classes.flatMap((id) => DRUG_CLASSES.get(id)?.ingredients ?? []);
-const namesAny = (o: MedicationRequest, list: string[]) => list.some((n) => new RegExp(`\\b${n}\\b`).test(drugText(o)));
-/** Taken by mouth (or by any route that is not the skin): a gel, cream or patch is topical. */
-const systemic = (o: MedicationRequest) => !/\b(gel|cream|topical|patch|transdermal)\b/.test(`${drugText(o)} ${o.dosageInstruction?.[0]?.text ?? ''}`.toLowerCase());
 const asOrdered = (o: MedicationRequest) => plainDrugName(o.medicationCodeableConcept?.text ?? o.medicationCodeableConcept?.coding?.[0]?.display ?? '');
 
 export interface NsaidNoteFacts {
@@ -58,8 +53,9 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
 
   const ckdCodes = CKD_PROBLEMS.flatMap((s) => s.codes);
   const ckd = conditions.find((c) => c.code?.coding?.some((x) => x.code && ckdCodes.includes(x.code)));
-  const raas = meds.filter((o) => namesAny(o, names(RAAS_CLASSES)));
-  const nsaids = meds.filter((o) => namesAny(o, names([NSAID_CLASS]).filter((n) => n !== 'aspirin')) && systemic(o));
+  const raas = meds.filter((o) => RAAS_CLASSES.some((id) => conceptIs(o.medicationCodeableConcept, id)));
+  // A systemic NSAID (orderInClass reads the route: a gel or patch is topical; low-dose aspirin is antiplatelet).
+  const nsaids = meds.filter((o) => orderInClass(o, NSAID_CLASS));
   for (const order of nsaids) {
     await fhir.patch('MedicationRequest', order.id!, [
       { op: 'replace', path: '/status', value: 'stopped' },

@@ -2,8 +2,8 @@
 // else propranolol unless asthma or a beta-blocker, else amitriptyline; refer to neurology with the reason (AHS 2021).
 import type { Condition, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
-import { classesOfOrder } from '../../../graders/lib/index.ts';
-import { ASTHMA, BETA_BLOCKER_CLASS, PREGNANCY } from './facts.ts';
+import { classesOfOrder, conceptIs } from '../../../graders/lib/index.ts';
+import { ASTHMA, BETA_BLOCKER_CLASS, EXTRA_BETA_BLOCKERS, PREGNANCY } from './facts.ts';
 
 const rx = (code: string, name: string) => ({ coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code, display: name }], text: name });
 
@@ -23,7 +23,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   await fhir.search('ServiceRequest', { patient, category: 'http://snomed.info/sct|386053000' });
 
   const hasProblem = (set: typeof ASTHMA) => problems.some((c) => (c.code?.coding ?? []).some((x) => set.some((s) => s.system === x.system && s.codes.includes(x.code ?? ''))));
-  const onBeta = active.some((o) => classesOfOrder(o).includes(BETA_BLOCKER_CLASS) || /timolol/i.test(o.medicationCodeableConcept?.text ?? ''));
+  const onBeta = active.some((o) => classesOfOrder(o).includes(BETA_BLOCKER_CLASS) || EXTRA_BETA_BLOCKERS.some((n) => conceptIs(o.medicationCodeableConcept, n)));
   let choice: { code: string; name: string; dose: number; sig: string; why: string };
   if (!hasProblem(PREGNANCY)) choice = { code: '38404', name: 'topiramate', dose: 25, sig: 'Take 25 mg by mouth at bedtime; increase by 25 mg weekly toward 50 mg twice daily as tolerated', why: 'first-line (level A); not pregnant' };
   else if (!hasProblem(ASTHMA) && !onBeta) choice = { code: '8787', name: 'propranolol', dose: 40, sig: 'Take 40 mg by mouth once daily', why: 'level A; no asthma' };

@@ -6,11 +6,12 @@
 // the numbers they quote, never on keywords.
 import type { Condition, DocumentReference, MedicationDispense, MedicationRequest, Observation, Patient, Procedure, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
-import { asAtStart, orderAsNeeded,
+import { orderAsNeeded,
   answerText, changeOf, codingsOf, createdResources, dailyDose, fail, fetchedAll, fetchedAny, findNote, findServiceRequest, inCodeSet, isNoLongerActive, label,
   matchOf, matchRecommendation, matchYesNo, ORDER_GROUPS, verdict, type Match,
 } from '../../../graders/lib/index.ts';
-import { classesOfOrder, ingredientNamesInText, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
+import { medicationOrderStates, type MedicationOrderStates } from '../../../graders/lib/order-states.ts';
+import { classesOfOrder, DRUG_CLASSES, ingredientNamesOf, namesInTextFor } from '../../../graders/lib/drug-classes.ts';
 import { noteTextOf } from '../../../graders/documentation/index.ts';
 import {
   ACT_MAX_AGE_DAYS, ACT_TOTAL, ACT_WELL_CONTROLLED_MIN, ADHERENCE_WINDOW_DAYS, ADHERENT_PDC, ASTHMA, CLASSES, COPD, MART_LABA, NOT_NEXT_STEP, POOR_PDC,
@@ -95,22 +96,10 @@ export async function select({ fhir, patient, now }: SelectContext): Promise<boo
   return typeof (await chartOf(fhir, patient, now)) !== 'string';
 }
 
-interface Orders {
-  atStart: MedicationRequest[];
-  atEnd: MedicationRequest[];
-  created: MedicationRequest[];
-}
 
-async function ordersOf({ fhir, patient, changes }: GraderContext): Promise<Orders> {
-  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  // As the episode began: changed orders as they were, deleted ones included (graders/lib asAtStart).
-  const atStart = asAtStart(all, changes, 'MedicationRequest', patient).filter((o) => o.status === 'active');
-  return { atStart, atEnd: all.filter((o) => o.status === 'active'), created: createdResources<MedicationRequest>(changes, 'MedicationRequest') };
-}
-
-const withChart = (check: (ctx: GraderContext, chart: Chart, orders: Orders) => CheckResult | Promise<CheckResult>): Check => async (ctx) => {
+const withChart = (check: (ctx: GraderContext, chart: Chart, orders: MedicationOrderStates) => CheckResult | Promise<CheckResult>): Check => async (ctx) => {
   const chart = await chartOf(ctx.fhir, ctx.patient, ctx.now);
-  return typeof chart === 'string' ? fail(chart) : check(ctx, chart, await ordersOf(ctx));
+  return typeof chart === 'string' ? fail(chart) : check(ctx, chart, await medicationOrderStates(ctx));
 };
 
 const icsDaily = (orders: MedicationRequest[]) => orders.reduce<number | undefined>((sum, o) => {
@@ -119,7 +108,7 @@ const icsDaily = (orders: MedicationRequest[]) => orders.reduce<number | undefin
 }, 0);
 
 /** Step up: an ICS-LABA single inhaler newly active, and the fluticasone-only order retired (or changed in place). */
-function stepUpPlan(ctx: GraderContext, orders: Orders): Match {
+function stepUpPlan(ctx: GraderContext, orders: MedicationOrderStates): Match {
   const startIcs = orders.atStart.filter(isIcsOnly);
   const newCombos = orders.atEnd.filter((o) => isIcsLaba(o) && !orders.atStart.some((s) => s.id === o.id && isIcsLaba(s)));
   const mismatches: string[] = [];
@@ -135,7 +124,7 @@ function stepUpPlan(ctx: GraderContext, orders: Orders): Match {
 }
 
 /** No step up: no LABA-containing order started, the ICS still active, at no higher dose (lower only when well controlled). */
-function noStepUpPlan(orders: Orders, decision: ControllerDecision): Match {
+function noStepUpPlan(orders: MedicationOrderStates, decision: ControllerDecision): Match {
   const mismatches: string[] = [];
   const newLaba = orders.atEnd.filter((o) => inClass(o, CLASSES.laba) && !orders.atStart.some((s) => s.id === o.id && inClass(s, CLASSES.laba)));
   for (const o of newLaba) mismatches.push(`${describe(o)}: a LABA added although ${decision === 'continue' ? 'the asthma is well controlled' : 'adherence and technique come first (GINA: check them before any step up)'}`);
@@ -155,11 +144,8 @@ function noStepUpPlan(orders: Orders, decision: ControllerDecision): Match {
 const notes = (ctx: GraderContext) => createdResources<DocumentReference>(ctx.changes, 'DocumentReference')
   .filter((d) => d.subject?.reference === `Patient/${ctx.patient}` && d.status === 'current');
 
-/** Names in a text that the drug vocabulary maps to one of `ingredients` (a brand such as "Symbicort" or "Advair"). */
-function namesFor(text: string, ingredients: string[]): string[] {
-  const words = [...new Set(text.match(/[A-Za-z][A-Za-z-]+/g) ?? [])];
-  return [...ingredients, ...words.filter((w) => !ingredients.includes(w.toLowerCase()) && ingredientNamesInText(w).some((n) => ingredients.includes(n)))];
-}
+/** Long-acting beta-2 agonists (graders/lib/drug-classes.ts). */
+const LABAS = DRUG_CLASSES.get('laba')!.ingredients;
 
 const SPIROMETRY_NAMES = ['spirometry', 'pulmonary function test', 'pulmonary function tests', 'pulmonary function testing', 'PFT', 'PFTs', 'lung function test', 'lung function tests', 'lung function testing'];
 
@@ -225,11 +211,11 @@ export const checks: Record<string, Check> = {
     if (!note) return fail('no current DocumentReference was written for the patient');
     const text = noteTextOf(note);
     if (chart.decision === 'step-up') {
-      const labas = [...new Set(orders.atEnd.filter(isIcsLaba).flatMap(names).filter((n) => ['formoterol', 'salmeterol', 'vilanterol'].includes(n)))];
+      const labas = [...new Set(orders.atEnd.filter(isIcsLaba).flatMap(names).filter((n) => LABAS.includes(n)))];
       if (labas.length === 0) return fail('no ICS-LABA was ordered to document');
-      return verdict(matchRecommendation(text, { subject: namesFor(text, labas), expected: 'recommend' }));
+      return verdict(matchRecommendation(text, { subject: namesInTextFor(text, labas), expected: 'recommend' }));
     }
-    const against = matchRecommendation(text, { subject: namesFor(text, ['formoterol', 'salmeterol', 'vilanterol']).concat(['LABA', 'ICS-LABA', 'ICS/LABA']), expected: 'recommend' });
+    const against = matchRecommendation(text, { subject: namesInTextFor(text, LABAS).concat(['LABA', 'ICS-LABA', 'ICS/LABA']), expected: 'recommend' });
     return verdict(against.ok ? matchOf([`no step up is due (${chart.decision}), yet the note recommends a LABA`, ...against.evidence]) : matchOf([], ['the note does not recommend adding a LABA']));
   }),
 };

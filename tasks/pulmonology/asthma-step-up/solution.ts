@@ -5,14 +5,14 @@
 // recommended for repeat. Thresholds come from facts.ts; the reading and the decision are this file's own code.
 import type { MedicationDispense, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
-import { clinicalNote } from '../../../graders/lib/index.ts';
+import { clinicalNote, conceptIs } from '../../../graders/lib/index.ts';
 import {
   ACT_TOTAL, ACT_WELL_CONTROLLED_MIN, ADHERENCE_WINDOW_DAYS, ADHERENT_PDC, ASTHMA, SNOMED, SPIROMETRY, SPIROMETRY_CURRENT_DAYS,
 } from './facts.ts';
 
 const DAY = 86_400_000;
-const text = (o: { medicationCodeableConcept?: MedicationRequest['medicationCodeableConcept'] }) =>
-  [o.medicationCodeableConcept?.text, ...(o.medicationCodeableConcept?.coding ?? []).map((c) => c.display)].join(' ').toLowerCase();
+/** The order's or dispense's drug is `id` (an ingredient or class), by any code, brand or name (graders/lib). */
+const is = (o: { medicationCodeableConcept?: MedicationRequest['medicationCodeableConcept'] }, id: string) => conceptIs(o.medicationCodeableConcept, id);
 
 /** Share of the last ADHERENCE_WINDOW_DAYS days covered by fluticasone fills (days supply from each hand-over). */
 function daysCovered(fills: MedicationDispense[], now: string): number {
@@ -36,7 +36,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   const active = (await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active' })).filter((o) => o.status === 'active');
   const acts = await fhir.search<Observation>('Observation', { patient, code: `${ACT_TOTAL.system}|${ACT_TOTAL.code}`, _sort: '-date' });
   const act = acts.filter((o) => o.valueQuantity?.value !== undefined).sort((a, b) => Date.parse(b.effectiveDateTime ?? '') - Date.parse(a.effectiveDateTime ?? ''))[0]!;
-  const fills = (await fhir.search<MedicationDispense>('MedicationDispense', { patient })).filter((d) => d.status === 'completed' && text(d).includes('fluticasone'));
+  const fills = (await fhir.search<MedicationDispense>('MedicationDispense', { patient })).filter((d) => d.status === 'completed' && is(d, 'fluticasone'));
   await fhir.search('DocumentReference', { patient, _sort: '-date', _count: 3 });
   await fhir.search('Encounter', { patient, _sort: '-date', _count: 5 });
   const spiro = (await fhir.search<Procedure>('Procedure', { patient, code: `${SPIROMETRY.system}|${SPIROMETRY.code}` }))
@@ -54,7 +54,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     : `Last spirometry is from ${spiroDate} (FEV1 ${fev1}% predicted then), too old to guide treatment: repeat spirometry with bronchodilator is recommended.`;
   const controlled = score >= ACT_WELL_CONTROLLED_MIN;
   const adherence = `fluticasone fills cover ${Math.round(pdc * 100)}% of the last ${ADHERENCE_WINDOW_DAYS} days`;
-  const fluticasone = active.filter((o) => text(o).includes('fluticasone') && !/salmeterol|vilanterol|formoterol/.test(text(o)));
+  const fluticasone = active.filter((o) => is(o, 'fluticasone') && !is(o, 'laba'));
   const note = (lines: string[]) => fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Pulmonary e-consult: asthma controller review', title: 'Pulmonary e-consult', text: ['PULMONARY E-CONSULT NOTE - ASTHMA CONTROLLER REVIEW', ...lines].join('\n') }));
 
   if (controlled) {

@@ -4,10 +4,11 @@
 // states, the end state from the chart; drugs are recognised by any RxNorm code, brand or text (graders/lib).
 import type { Condition, MedicationRequest, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
-import { asAtStart,
+import {
   changeOf, codingsOf, createdResources, fail, fetchedAll, findServiceRequest, inCodeSet, isNoLongerActive, label, latestObservation, matchNumber,
   matchOf, matchYesNo, ORDER_GROUPS, quantityOf, verdict, type Match,
 } from '../../../graders/lib/index.ts';
+import { medicationOrderStates } from '../../../graders/lib/order-states.ts';
 import { classesOfOrder, dailyMg, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
 import {
   ABOVE_GOAL_MIN, ALLOPURINOL_MAX_MG, ANTI_INFLAMMATORY_CLASSES, ANTI_INFLAMMATORY_INGREDIENTS, AT_GOAL_MAX, CARDIOVASCULAR_DISEASE, CARDIOVASCULAR_ICD10,
@@ -52,10 +53,7 @@ async function stateOf(ctx: GraderContext): Promise<State | string> {
   const egfr = quantityOf(await latestObservation(fhir, patient, EGFR_RESULTS))?.value;
   const conditions = await fhir.search<Condition>('Condition', { patient, 'clinical-status': 'active', _count: 1000 });
   const cardiovascular = conditions.some((c) => inCodeSet(c.code, CARDIOVASCULAR_DISEASE) || codingsOf(c.code).some((x) => CARDIOVASCULAR_ICD10.test(x.code ?? '')));
-  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  // As the episode began: changed orders as they were, deleted ones included (graders/lib asAtStart).
-  const atStart = asAtStart(all, changes, 'MedicationRequest', patient).filter((o) => o.status === 'active');
-  return { urate, egfr, cardiovascular, atStart, atEnd: all.filter((o) => o.status === 'active'), created: createdResources<MedicationRequest>(changes, 'MedicationRequest') };
+  return { urate, egfr, cardiovascular, ...(await medicationOrderStates({ fhir, patient, changes })) };
 }
 
 /** Run a check that needs the chart state; a chart without a urate fails every such check as a binding error. */
