@@ -5,6 +5,7 @@ import { FLOWSHEET, HL7, LOINC, SNOMED, UCUM, codingOf } from '../codes/index.ts
 import { LABS, PANELS, interpret, round, type LabDef, type LabKey, type PanelKey } from '../codes/labs.ts';
 import { HOUR, MINUTE, formatInstant } from '../time.ts';
 import { cc, quantity, ref } from './fhir-values.ts';
+import { convertValue } from '../../resources/units/analytes.ts';
 import type { ChartState } from './state.ts';
 import type { Visit } from './types.ts';
 
@@ -26,14 +27,21 @@ export function lab(chart: ChartState, visit: Visit, key: LabKey, options: { val
   visit.results.push(display);
   const coding = mess.labCoding(def, reliable);
   const useAlt = mess.alternativeUnit(def);
-  const shown = useAlt ? round(value * def.alt!.factor, def.alt!.decimals) : value;
   const unit = useAlt ? def.alt!.unit : def.unit;
-  const scale = useAlt ? def.alt!.factor : 1;
+  const decimals = useAlt ? def.alt!.decimals : def.decimals;
+  // The alternative unit's value through the one conversion graders also use (molar masses in the analyte table).
+  const reported = (v: number): number => {
+    if (!useAlt) return v;
+    const converted = convertValue(v, def.unit, unit, [def.loinc]);
+    if (converted === undefined) throw new Error(`no conversion of ${def.key} from ${def.unit} to ${unit}`);
+    return round(converted, decimals);
+  };
+  const shown = reported(value);
   const low = chart.female && def.female ? def.female.low : def.low;
   const high = chart.female && def.female ? def.female.high : def.high;
   const range: NonNullable<Observation['referenceRange']>[number] = {};
-  if (low !== undefined) range.low = quantity(round(low * scale, useAlt ? def.alt!.decimals : def.decimals), unit);
-  if (high !== undefined) range.high = quantity(round(high * scale, useAlt ? def.alt!.decimals : def.decimals), unit);
+  if (low !== undefined) range.low = quantity(useAlt ? reported(low) : round(low, def.decimals), unit);
+  if (high !== undefined) range.high = quantity(useAlt ? reported(high) : round(high, def.decimals), unit);
   const obs: Observation = {
     resourceType: 'Observation', id: chart.newId('obs'), status: 'final',
     category: [cc(HL7.observationCategory, 'laboratory')],

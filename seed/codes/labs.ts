@@ -13,7 +13,8 @@ export interface LabDef {
   decimals: number;
   /** Typical normal value and spread for a healthy adult. */
   normal: [mean: number, sd: number];
-  alt?: { unit: string; factor: number; decimals: number };
+  /** The other unit some labs report it in; the value is converted by resources/units (the analyte table). */
+  alt?: { unit: string; decimals: number };
   /** Sex-specific reference range (overrides low/high). */
   female?: { low: number; high: number; normal: [number, number] };
 }
@@ -21,14 +22,14 @@ export interface LabDef {
 const lab = (d: LabDef) => d;
 
 export const LABS = {
-  GLU: lab({ key: 'GLU', loinc: '2345-7', local: 'GLU', unit: 'mg/dL', low: 70, high: 99, critLow: 50, critHigh: 400, decimals: 0, normal: [90, 7], alt: { unit: 'mmol/L', factor: 0.0555, decimals: 1 } }),
+  GLU: lab({ key: 'GLU', loinc: '2345-7', local: 'GLU', unit: 'mg/dL', low: 70, high: 99, critLow: 50, critHigh: 400, decimals: 0, normal: [90, 7], alt: { unit: 'mmol/L', decimals: 1 } }),
   A1C: lab({ key: 'A1C', loinc: '4548-4', local: 'A1C', unit: '%', low: 4.0, high: 5.6, decimals: 1, normal: [5.3, 0.2] }),
   NA: lab({ key: 'NA', loinc: '2951-2', local: 'NA', unit: 'mmol/L', low: 135, high: 145, critLow: 120, critHigh: 160, decimals: 0, normal: [140, 2] }),
   K: lab({ key: 'K', loinc: '2823-3', local: 'K', unit: 'mmol/L', low: 3.5, high: 5.1, critLow: 2.8, critHigh: 6.2, decimals: 1, normal: [4.2, 0.3] }),
   CL: lab({ key: 'CL', loinc: '2075-0', local: 'CL', unit: 'mmol/L', low: 98, high: 107, decimals: 0, normal: [102, 2] }),
   CO2: lab({ key: 'CO2', loinc: '2028-9', local: 'CO2', unit: 'mmol/L', low: 22, high: 29, decimals: 0, normal: [25, 2] }),
   BUN: lab({ key: 'BUN', loinc: '3094-0', local: 'BUN', unit: 'mg/dL', low: 7, high: 20, decimals: 0, normal: [14, 3] }),
-  CREAT: lab({ key: 'CREAT', loinc: '2160-0', local: 'CREAT', unit: 'mg/dL', low: 0.7, high: 1.3, decimals: 2, normal: [1.0, 0.12], alt: { unit: 'umol/L', factor: 88.4, decimals: 0 }, female: { low: 0.6, high: 1.1, normal: [0.8, 0.1] } }),
+  CREAT: lab({ key: 'CREAT', loinc: '2160-0', local: 'CREAT', unit: 'mg/dL', low: 0.7, high: 1.3, decimals: 2, normal: [1.0, 0.12], alt: { unit: 'umol/L', decimals: 0 }, female: { low: 0.6, high: 1.1, normal: [0.8, 0.1] } }),
   EGFR: lab({ key: 'EGFR', loinc: '33914-3', local: 'EGFR', unit: 'mL/min/{1.73_m2}', low: 60, decimals: 0, normal: [95, 10] }),
   CA: lab({ key: 'CA', loinc: '17861-6', local: 'CA', unit: 'mg/dL', low: 8.6, high: 10.3, decimals: 1, normal: [9.4, 0.3] }),
   MG: lab({ key: 'MG', loinc: '19123-9', local: 'MG', unit: 'mg/dL', low: 1.7, high: 2.2, decimals: 1, normal: [2.0, 0.12] }),
@@ -39,10 +40,10 @@ export const LABS = {
   URIC: lab({ key: 'URIC', loinc: '3084-1', local: 'URIC', unit: 'mg/dL', low: 3.4, high: 7.0, decimals: 1, normal: [5.2, 0.8] }),
   UACR: lab({ key: 'UACR', loinc: '14959-1', local: 'UACR', unit: 'mg/g', high: 30, decimals: 0, normal: [12, 5] }),
   NTBNP: lab({ key: 'NTBNP', loinc: '33762-6', local: 'NTBNP', unit: 'pg/mL', high: 125, decimals: 0, normal: [60, 25] }),
-  CHOL: lab({ key: 'CHOL', loinc: '2093-3', local: 'CHOL', unit: 'mg/dL', high: 200, decimals: 0, normal: [180, 20], alt: { unit: 'mmol/L', factor: 0.02586, decimals: 2 } }),
+  CHOL: lab({ key: 'CHOL', loinc: '2093-3', local: 'CHOL', unit: 'mg/dL', high: 200, decimals: 0, normal: [180, 20], alt: { unit: 'mmol/L', decimals: 2 } }),
   TRIG: lab({ key: 'TRIG', loinc: '2571-8', local: 'TRIG', unit: 'mg/dL', high: 150, decimals: 0, normal: [120, 30] }),
   HDL: lab({ key: 'HDL', loinc: '2085-9', local: 'HDL', unit: 'mg/dL', low: 40, decimals: 0, normal: [52, 10] }),
-  LDL: lab({ key: 'LDL', loinc: '13457-7', local: 'LDL', unit: 'mg/dL', high: 100, decimals: 0, normal: [105, 20], alt: { unit: 'mmol/L', factor: 0.02586, decimals: 2 } }),
+  LDL: lab({ key: 'LDL', loinc: '13457-7', local: 'LDL', unit: 'mg/dL', high: 100, decimals: 0, normal: [105, 20], alt: { unit: 'mmol/L', decimals: 2 } }),
   TSH: lab({ key: 'TSH', loinc: '3016-3', local: 'TSH', unit: 'm[IU]/L', low: 0.4, high: 4.0, decimals: 2, normal: [1.8, 0.6] }),
   FT4: lab({ key: 'FT4', loinc: '3024-7', local: 'FT4', unit: 'ng/dL', low: 0.8, high: 1.8, decimals: 2, normal: [1.2, 0.15] }),
   HGB: lab({ key: 'HGB', loinc: '718-7', local: 'HGB', unit: 'g/dL', low: 13.5, high: 17.5, critLow: 7, decimals: 1, normal: [15, 0.9], female: { low: 12.0, high: 15.5, normal: [13.5, 0.8] } }),
