@@ -7,11 +7,12 @@
 // claim extraction), never on keywords.
 import type { Condition, DocumentReference, MedicationRequest, Procedure } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
-import { asAtStart,
+import {
   answerText, codingsOf, createdResources, dailyDose, drugIngredients, fail, fetchedAll, findNote, inCodeSet, label, latestObservation, matchOf,
   orderTimesPerDay, quantityOf, verdict, type Match,
 } from '../../../graders/lib/index.ts';
-import { classesOfOrder, ingredientNamesInText, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
+import { medicationOrderStates } from '../../../graders/lib/order-states.ts';
+import { classesOfOrder, ingredientNamesOf, mentionsDrug, namesInTextFor } from '../../../graders/lib/drug-classes.ts';
 import { covers, keyFactOfConcept, noteTextOf, type KeyFact } from '../../../graders/documentation/index.ts';
 import { ASTHMA, CLASSES, COPD, EOSINOPHILS, ICS_MIN_EOSINOPHILS, LAMA_DOSING, RELIEVERS, RXNORM, SPIROMETRY } from './facts.ts';
 
@@ -52,11 +53,8 @@ interface State {
 }
 
 async function stateOf({ fhir, patient, changes }: GraderContext): Promise<State> {
-  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  // As the episode began: changed orders as they were, deleted ones included (graders/lib asAtStart).
-  const atStart = asAtStart(all, changes, 'MedicationRequest', patient).filter((o) => o.status === 'active');
   const eos = quantityOf(await latestObservation(fhir, patient, EOSINOPHILS))?.value;
-  return { atStart, atEnd: all.filter((o) => o.status === 'active'), created: createdResources<MedicationRequest>(changes, 'MedicationRequest'), eosinophils: eos };
+  return { ...(await medicationOrderStates({ fhir, patient, changes })), eosinophils: eos };
 }
 
 const withState = (check: (ctx: GraderContext, state: State) => CheckResult | Promise<CheckResult>): Check => async (ctx) => check(ctx, await stateOf(ctx));
@@ -128,8 +126,7 @@ function statesTherapy(text: string, facts: KeyFact[], orders: MedicationRequest
   const hit = results.find((r) => r.pass);
   if (hit) return hit;
   const wanted = lamaIngredients(orders);
-  const words = [...new Set(text.match(/[A-Za-z][A-Za-z-]+(?: [A-Z][a-z]+)?/g) ?? [])];
-  const named = words.filter((w) => ingredientNamesInText(w).some((n) => wanted.includes(n)));
+  const named = namesInTextFor(text, wanted).filter((n) => mentionsDrug(text, n));
   if (named.length) return { pass: true, evidence: [`names ${wanted.join('/')} as ${named.map((w) => `"${w}"`).join(', ')} (drug vocabulary)`] };
   return results[0];
 }

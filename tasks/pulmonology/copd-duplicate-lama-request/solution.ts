@@ -5,7 +5,7 @@
 import type { MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, CONSULT_NOTE, effectiveTime } from '../../../graders/lib/index.ts';
-import { ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
+import { conceptIs, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
 import { COPD, LAMA_DOSING, RXNORM, SNOMED, SPIROMETRY } from './facts.ts';
 
 const drugName = (o: MedicationRequest) => o.medicationCodeableConcept?.text ?? o.medicationCodeableConcept?.coding?.[0]?.display ?? 'inhaler';
@@ -57,7 +57,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     }],
   };
   await fhir.create(order);
-  const others = active.filter((o) => !/albuterol/i.test(drugName(o)) && ingredientNamesOf(o.medicationCodeableConcept).some((n) => ['salmeterol', 'formoterol', 'vilanterol', 'olodaterol', 'arformoterol', 'indacaterol'].includes(n)));
+  const others = active.filter((o) => !conceptIs(o.medicationCodeableConcept, 'albuterol') && conceptIs(o.medicationCodeableConcept, 'laba'));
   const text = [
     'PULMONARY E-CONSULT NOTE',
     'Question: start tiotropium 18 mcg daily for persistent dyspnea in COPD.',
