@@ -6,11 +6,12 @@
 // the chart's key facts (graders/documentation covers/grounded) and for the direction it takes on the change.
 import type { Condition, DocumentReference, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
-import { asAtStart,
+import {
   codingsOf, createdResources, dailyDose, fail, fetchedAll, findServiceRequest, inCodeSet, ingredientByName, label, latestObservation,
   matchOf, matchRecommendation, observations, ORDER_GROUPS, quantityOf, verdict,
 } from '../../../graders/lib/index.ts';
-import { classesOfOrder, dailyMg, ingredientNamesInText, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
+import { medicationOrderStates } from '../../../graders/lib/order-states.ts';
+import { classesOfOrder, dailyMg, ingredientNamesInText, ingredientNamesOf, namesInTextFor } from '../../../graders/lib/drug-classes.ts';
 import { chartFromFhir, covers, keyFactOf, noteReport, noteTextOf } from '../../../graders/documentation/index.ts';
 import {
   ACE_UP_TITRATION_MAX_K, ADD_ON_AGENTS, ANTIHYPERTENSIVE_CLASSES, BETA_BLOCKER_INDICATIONS, BP_PANELS, DIASTOLIC, EGFR_RESULTS, FAR_ABOVE, GOAL,
@@ -77,10 +78,7 @@ async function stateOf({ fhir, patient, changes }: GraderContext): Promise<State
   const egfr = await latestObservation(fhir, patient, EGFR_RESULTS);
   if (bps.length < 2 || !k || !egfr) return 'the chart lacks two blood pressures, a potassium or an eGFR (binding error)';
   const conditions = await fhir.search<Condition>('Condition', { patient, 'clinical-status': 'active', _count: 1000 });
-  const all = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  // As the episode began: changed orders as they were, deleted ones included (graders/lib asAtStart).
-  const atStart = asAtStart(all, changes, 'MedicationRequest', patient).filter((o) => o.status === 'active');
-  return { bps, k, egfr, conditions, atStart, atEnd: all.filter((o) => o.status === 'active'), created: createdResources<MedicationRequest>(changes, 'MedicationRequest') };
+  return { bps, k, egfr, conditions, ...(await medicationOrderStates({ fhir, patient, changes })) };
 }
 
 const withState = (check: (ctx: GraderContext, state: State) => CheckResult | Promise<CheckResult>): Check => async (ctx) => {
@@ -172,13 +170,6 @@ function regimenChange(s: State): Change {
 /** Unsupported claims a note may make (a claim the verifier cannot tie to the chart, e.g. a home reading). */
 const MAX_UNSUPPORTED = 1;
 
-/** The subject's names for reading the note's direction: the ingredient and every name in the note that stands for it
- * (a brand such as "Norvasc", "HCTZ"), recognised by the drug vocabulary (graders/lib). */
-function namesInNote(text: string, ingredient: string): string[] {
-  const words = [...new Set(text.match(/[A-Za-z][A-Za-z-]+/g) ?? [])];
-  return [ingredient, ...words.filter((w) => w.toLowerCase() !== ingredient && ingredientNamesInText(w).includes(ingredient))];
-}
-
 const notes = (ctx: GraderContext) => createdResources<DocumentReference>(ctx.changes, 'DocumentReference')
   .filter((d) => d.subject?.reference === `Patient/${ctx.patient}` && d.status === 'current');
 
@@ -229,9 +220,9 @@ export const checks: Record<string, Check> = {
     if (!note) return fail('no current DocumentReference was written for the patient');
     const change = regimenChange(s);
     if (change.changedIngredients.length === 0) {
-      return verdict(matchRecommendation(note, { subject: namesInNote(noteTextOf(note), LISINOPRIL.ingredient), expected: 'recommend' }));
+      return verdict(matchRecommendation(note, { subject: namesInTextFor(noteTextOf(note), [LISINOPRIL.ingredient]), expected: 'recommend' }));
     }
-    const results = change.changedIngredients.map((n) => matchRecommendation(note, { subject: namesInNote(noteTextOf(note), n), expected: 'recommend' }));
+    const results = change.changedIngredients.map((n) => matchRecommendation(note, { subject: namesInTextFor(noteTextOf(note), [n]), expected: 'recommend' }));
     const hit = results.find((m) => m.ok);
     return verdict(hit ?? matchOf(results.flatMap((m) => m.mismatches), []));
   }),
