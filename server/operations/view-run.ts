@@ -3,7 +3,7 @@
 //                                          _since, _limit, _format (json | ndjson | csv)
 //   GET  [base]/ViewDefinition/[id]/$run  the stored view, parameters in the query string
 // Without inline `resource` parts the view runs over the sandbox's visible data (in a session: base plus its writes).
-import type { Parameters, ParametersParameter, Resource } from '@medplum/fhirtypes';
+import type { Group, Parameters, ParametersParameter, Resource } from '@medplum/fhirtypes';
 import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
 import type { Operation, OperationTarget } from './registry.ts';
 import { badRequest, invalidParameter, notFound, notSupported } from '../../resources/outcome.ts';
@@ -52,13 +52,27 @@ export function resolveView(req: FhirRequest, inline: unknown, reference: string
   throw notFound(`${where}: no ViewDefinition with url '${reference}'`);
 }
 
-/** Resources in the patient's compartment, approximated as: the patient, and resources that reference it. */
-function inPatientCompartment(resource: Resource, patientId: string, baseUrl: string): boolean {
-  if (resource.resourceType === 'Patient') return resource.id === patientId;
+/** Resources in the compartments of these patients, approximated as: the patients, and resources that reference one. */
+function inPatientCompartments(resource: Resource, patientIds: ReadonlySet<string>, baseUrl: string): boolean {
+  if (resource.resourceType === 'Patient') return resource.id !== undefined && patientIds.has(resource.id);
   return resourceReferences(resource).some((site) => {
     const target = localTarget(site.reference, baseUrl);
-    return target?.type === 'Patient' && target.id === patientId;
+    return target?.type === 'Patient' && patientIds.has(target.id);
   });
+}
+
+/** The patients a Group names (SQL on FHIR $run `group`): its Patient members, read in the request's sandbox. */
+function groupPatients(req: FhirRequest, reference: string): Set<string> {
+  const target = localTarget(reference, req.baseUrl) ?? (/^[A-Za-z0-9\-.]{1,64}$/.test(reference) ? { type: 'Group', id: reference } : undefined);
+  if (target?.type !== 'Group') throw invalidParameter(`group '${reference}' is not a reference to a Group`, ['group']);
+  const group = req.repo.readLive('Group', target.id) as Group | undefined;
+  if (!group) throw notFound(`group: Group/${target.id} is not known`);
+  const ids = new Set<string>();
+  for (const member of group.member ?? []) {
+    const patient = member.entity?.reference ? localTarget(member.entity.reference, req.baseUrl) : undefined;
+    if (patient?.type === 'Patient' && member.inactive !== true) ids.add(patient.id);
+  }
+  return ids;
 }
 
 function* filtered(resources: Iterable<Resource>, keep: (r: Resource) => boolean): Generator<Resource> {
@@ -76,7 +90,6 @@ export interface ViewRunInput {
 export function viewRunInput(req: FhirRequest, target: OperationTarget): ViewRunInput {
   const parts = operationParameters(req);
   const one = (name: string) => parts.filter((p) => p.name === name).at(-1);
-  if (parts.some((p) => p.name === 'group')) throw notSupported('The group parameter of $run is not supported yet; use patient');
 
   let definition: unknown;
   if (target.id) {
@@ -119,7 +132,12 @@ export function viewRunInput(req: FhirRequest, target: OperationTarget): ViewRun
   if (patient !== undefined) {
     const ref = String(patient);
     const patientId = localTarget(ref, req.baseUrl)?.id ?? ref;
-    resources = filtered(resources, (r) => inPatientCompartment(r, patientId, req.baseUrl));
+    resources = filtered(resources, (r) => inPatientCompartments(r, new Set([patientId]), req.baseUrl));
+  }
+  const group = primitive(one('group'));
+  if (group !== undefined) {
+    const members = groupPatients(req, String(group));
+    resources = filtered(resources, (r) => inPatientCompartments(r, members, req.baseUrl));
   }
   return { view, resources, limit, format };
 }

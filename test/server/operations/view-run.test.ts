@@ -60,6 +60,15 @@ t.test('patient restricts to that patient\'s resources', async (t) => {
   t.same(json(res).map((r: { id: string }) => r.id), ['o3']);
 });
 
+t.test('group restricts to the compartments of its active Patient members', async (t) => {
+  const group = { resourceType: 'Group', id: 'cohort', type: 'person', actual: true, member: [{ entity: { reference: 'Patient/p2' } }, { entity: { reference: 'Patient/p1' }, inactive: true }] };
+  const stored = await app.inject({ method: 'PUT', url: '/fhir/Group/cohort', headers: { 'content-type': 'application/fhir+json' }, payload: JSON.stringify(group) });
+  t.equal(stored.statusCode, 201);
+  const res = await run([{ name: 'viewResource', resource: obsView }, { name: 'group', valueReference: { reference: 'Group/cohort' } }]);
+  t.equal(res.statusCode, 200);
+  t.same(json(res).map((r: { id: string }) => r.id), ['o3'], 'p1 is an inactive member');
+});
+
 t.test('_limit caps the rows', async (t) => {
   const res = await run([{ name: 'viewResource', resource: obsView }, { name: '_limit', valueInteger: 2 }]);
   t.equal(json(res).length, 2);
@@ -99,7 +108,8 @@ t.test('errors are OperationOutcomes with 4xx', async (t) => {
     ['view without resource', [{ name: 'viewResource', resource: { select: [{ column: [{ name: 'id', path: 'id' }] }] } }], 400],
     ['bad FHIRPath', [{ name: 'viewResource', resource: { resource: 'Patient', select: [{ column: [{ name: 'id', path: 'id.(' }] }] } }], 400],
     ['unknown viewReference', [{ name: 'viewReference', valueReference: { reference: 'ViewDefinition/missing' } }], 404],
-    ['group is not supported', [{ name: 'viewResource', resource: obsView }, { name: 'group', valueReference: { reference: 'Group/g' } }], 501],
+    ['unknown group', [{ name: 'viewResource', resource: obsView }, { name: 'group', valueReference: { reference: 'Group/g' } }], 404],
+    ['group that is not a Group', [{ name: 'viewResource', resource: obsView }, { name: 'group', valueReference: { reference: 'Patient/p1' } }], 400],
     ['bad _format', [{ name: 'viewResource', resource: obsView }, { name: '_format', valueCode: 'xml' }], 400],
     ['bad _limit', [{ name: 'viewResource', resource: obsView }, { name: '_limit', valueInteger: 0 }], 400],
     ['collection column with many values', [{ name: 'viewResource', resource: { resource: 'Patient', select: [{ column: [{ name: 'x', path: 'id | id.length().toString()' }] }] } }], 422],
