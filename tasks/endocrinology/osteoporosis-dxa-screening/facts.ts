@@ -30,8 +30,6 @@ export const DXA_RECORD = [
 /** Osteoporosis on the problem list (SNOMED; ICD-10-CM M80/M81 prefixes). */
 export const OSTEOPOROSIS = { snomed: ['64859006', '102447009'], icd10Prefixes: ['M80', 'M81'] };
 
-/** Osteoporosis drugs (RxNorm ingredients): on treatment the DXA is monitoring, not screening. */
-export const OSTEOPOROSIS_DRUGS = {
-  ingredients: ['46041', '73056', '115264', '77655', '993449', '72143'],
-  names: ['alendronate', 'risedronate', 'ibandronate', 'zoledronic', 'denosumab', 'raloxifene', 'teriparatide', 'abaloparatide', 'romosozumab', 'fosamax', 'actonel', 'boniva', 'reclast', 'prolia', 'evista', 'forteo'],
-};
+/** Osteoporosis drug therapy (graders/lib/drug-classes.ts id: bisphosphonates, denosumab, raloxifene, the anabolic
+ * agents), recognised by any RxNorm code, brand or name: on treatment the DXA is monitoring, not screening. */
+export const OSTEOPOROSIS_THERAPY = 'osteoporosis-therapy';

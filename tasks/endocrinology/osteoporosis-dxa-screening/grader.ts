@@ -6,10 +6,10 @@ import type { AuditEntry, ResourceChange } from '../../../contracts/gym-api.ts';
 import type { Check, SelectContext } from '../../../contracts/task.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import { searchOf,
-  allOf, answerField, codingsOf, createdResources, datesIn, dateMatches, drugIngredients, fetchedAny, findServiceRequest, inCodeSet, matchDate, matchOf, matchYesNo,
-  matchesOrderGroup, noteText, ORDER_GROUPS, rxnormIngredients, verdict, type Match,
+  allOf, answerField, codingsOf, createdResources, datesIn, dateMatches, conceptIs, fetchedAny, findServiceRequest, inCodeSet, matchDate, matchOf, matchYesNo,
+  matchesOrderGroup, noteText, ORDER_GROUPS, verdict, type Match,
 } from '../../../graders/lib/index.ts';
-import { DXA_RECORD, OSTEOPOROSIS, OSTEOPOROSIS_DRUGS, RECENT_DXA_MONTHS, SCREENING_AGES } from './facts.ts';
+import { DXA_RECORD, OSTEOPOROSIS, OSTEOPOROSIS_THERAPY, RECENT_DXA_MONTHS, SCREENING_AGES } from './facts.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -34,7 +34,7 @@ export async function screeningFacts(fhir: FhirClient, patient: string, now: str
   const conditions = await fhir.search<Condition>('Condition', { patient, _count: 1000 });
   const osteoporosis = conditions.some((c) => codingsOf(c.code).some((x) => OSTEOPOROSIS.snomed.includes(x.code ?? '') || OSTEOPOROSIS.icd10Prefixes.some((pre) => (x.code ?? '').startsWith(pre))));
   const meds = await fhir.search<MedicationRequest>('MedicationRequest', { patient, _count: 1000 });
-  const treated = meds.some((m) => ['active', 'on-hold'].includes(m.status) && [...rxnormIngredients(m.medicationCodeableConcept), ...drugIngredients(m.medicationCodeableConcept)].some((i) => OSTEOPOROSIS_DRUGS.ingredients.includes(i)));
+  const treated = meds.some((m) => ['active', 'on-hold'].includes(m.status) && conceptIs(m.medicationCodeableConcept, OSTEOPOROSIS_THERAPY));
   const reports = (await fhir.search<DiagnosticReport>('DiagnosticReport', { patient, _count: 1000 }))
     .filter((r) => inCodeSet(r.code, DXA_RECORD) && ['final', 'amended', 'corrected', 'preliminary'].includes(r.status))
     .map((r) => ({ ref: `DiagnosticReport/${r.id}`, when: r.effectiveDateTime ?? r.effectivePeriod?.start ?? r.issued }));

@@ -44,8 +44,5 @@ export const KIDNEY_SGLT2: { ingredient: string; rxcui: string; mgDaily: number;
 export const SGLT2_CLASS = 'sglt2-inhibitor';
 export const RAAS_CLASSES = ['ace-inhibitor', 'arb', 'arni'];
 
-/** How the decision is named in prose (answer and note are read for their direction about these). */
-export const SGLT2_NAMES = ['SGLT2 inhibitor', 'SGLT2 inhibitors', 'SGLT2i', 'SGLT-2 inhibitor', 'SGLT2', 'gliflozin', 'empagliflozin', 'dapagliflozin', 'canagliflozin', 'Jardiance', 'Farxiga', 'Invokana'];
-
 /** UACR follow-up: due within a year (KDIGO 2024 chapter 1: monitor albuminuria at least annually in CKD). */
 export const UACR_DUE_WITHIN_DAYS = 365;

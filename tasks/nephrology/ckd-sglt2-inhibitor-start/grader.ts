@@ -8,10 +8,11 @@ import { activeOrdersAtStart,
   allOf, codingsOf, createdResources, effectiveTime, fail, fetchedAll, findMedicationOrder, findServiceRequest, ICD10CM, inCodeSet, label,
   latestObservation, matchOf, matchRecommendation, matchYesNo, observations, ORDER_GROUPS, quantityOf, SNOMED, verdict, type Match,
 } from '../../../graders/lib/index.ts';
-import { classesOfOrder, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
+import { classesOfOrder, ingredientNamesOf, namesInTextFor } from '../../../graders/lib/drug-classes.ts';
+import { answerText, noteText } from '../../../graders/lib/index.ts';
 import { chartFromFhir, covers, grounded, keyFactOf, keyFactOfConcept, vocabulary, type KeyFact } from '../../../graders/documentation/index.ts';
 import {
-  ALBUMINURIA_INDICATION_MG_G, CKD_PROBLEMS, EGFR_RESULTS, HEART_FAILURE, KIDNEY_SGLT2, POTASSIUM_RESULTS, RAAS_CLASSES, SGLT2_CLASS, SGLT2_NAMES,
+  ALBUMINURIA_INDICATION_MG_G, CKD_PROBLEMS, EGFR_RESULTS, HEART_FAILURE, KIDNEY_SGLT2, POTASSIUM_RESULTS, RAAS_CLASSES, SGLT2_CLASS,
   START_MIN_EGFR, SUSTAINED_DAYS, TYPE_1_DIABETES, TYPE_2_DIABETES, UACR_DUE_WITHIN_DAYS, UACR_RESULTS,
 } from './facts.ts';
 
@@ -151,10 +152,10 @@ export const checks: Record<string, Check> = {
     const yes = decision.kind !== 'not-start';
     const answer = matchYesNo(ctx.answer, yes, {
       fields: ['sglt2', 'sglt2i', 'sglt2Inhibitor', 'shouldBeOnSglt2', 'startSglt2', 'onSglt2', 'indicated'], yes: ['indicated', 'should be on'], no: ['not indicated', 'not a candidate'],
-      subject: SGLT2_NAMES,
+      subject: namesInTextFor(answerText(ctx.answer), [SGLT2_CLASS]),
     });
     const note = notes(ctx).at(-1);
-    const noteMatch = note ? matchRecommendation(note, { subject: SGLT2_NAMES, expected: yes ? 'recommend' : 'against' })
+    const noteMatch = note ? matchRecommendation(note, { subject: namesInTextFor(noteText(note), [SGLT2_CLASS]), expected: yes ? 'recommend' : 'against' })
       : matchOf(['no current DocumentReference was written for the patient']);
     return verdict(allOf(matchOf(answer.mismatches, [`decision: ${decision.kind} - ${decision.why}`, ...answer.evidence]), { ...noteMatch, mismatches: noteMatch.mismatches.map((m) => `note: ${m}`) }));
   },

@@ -5,7 +5,7 @@
 import type { Condition, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote, effectiveTime, plainDrugName } from '../../../graders/lib/index.ts';
-import { DRUG_CLASSES } from '../../../graders/lib/drug-classes.ts';
+import { classesOfIngredients, ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
 import {
   ALBUMINURIA_INDICATION_MG_G, CKD_PROBLEMS, FLOWSHEET, HEART_FAILURE, ICD10CM, LOINC, RAAS_CLASSES, SGLT2_CLASS, SNOMED, START_MIN_EGFR, SUSTAINED_DAYS,
   TYPE_1_DIABETES, TYPE_2_DIABETES,
@@ -14,14 +14,9 @@ import {
 const valued = (list: Observation[]) => list.filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined)
   .sort((a, b) => Date.parse(effectiveTime(b)) - Date.parse(effectiveTime(a)));
 const day = (o: Observation) => effectiveTime(o).slice(0, 10);
-const drugText = (o: MedicationRequest) => [o.medicationCodeableConcept?.text, ...(o.medicationCodeableConcept?.coding ?? []).map((c) => c.display)].join(' ').toLowerCase();
-const brands: Record<string, string> = { jardiance: 'empagliflozin', farxiga: 'dapagliflozin', invokana: 'canagliflozin' };
-/** The generic name of an order of one of the classes, from its text or coding display (brand names included). */
-function memberOf(o: MedicationRequest, classes: string[]): string | undefined {
-  const text = drugText(o);
-  const generic = classes.flatMap((id) => DRUG_CLASSES.get(id)?.ingredients ?? []).find((n) => new RegExp(`\\b${n}\\b`).test(text));
-  return generic ?? (classes.includes(SGLT2_CLASS) ? Object.entries(brands).find(([b]) => text.includes(b))?.[1] : undefined);
-}
+/** The generic name of an order's ingredient in one of the classes (any code, brand or name: graders/lib). */
+const memberOf = (o: MedicationRequest, classes: string[]): string | undefined =>
+  ingredientNamesOf(o.medicationCodeableConcept).find((n) => classesOfIngredients([n]).some((c) => classes.includes(c)));
 const has = (conditions: Condition[], set: { snomed: string[]; icd10Prefixes: string[] }) => conditions.some((c) => (c.code?.coding ?? []).some((x) =>
   (x.system === SNOMED && set.snomed.includes(x.code ?? '')) || (x.system === ICD10CM && set.icd10Prefixes.some((p) => (x.code ?? '').startsWith(p)))));
 
