@@ -9,6 +9,13 @@ export function effectiveTime(obs: Observation): string {
   return obs.effectiveDateTime ?? obs.effectivePeriod?.start ?? obs.effectiveInstant ?? obs.issued ?? '';
 }
 
+/** The clock hour of an instant as recorded, in the offset it was written in (a lab's local time: "2024-03-01T07:40:00-05:00"
+ * is 7), not converted to UTC. NaN when the instant has no time. */
+export function hourAsRecorded(instant: string): number {
+  const m = /^\d{4}-\d{2}-\d{2}T(\d{2}):/.exec(instant);
+  return m ? Number(m[1]) : Number.NaN;
+}
+
 export interface ResultWindow {
   /** Only results effective at or before this instant. */
   before?: string;

@@ -5,7 +5,7 @@
 import type { CodeableConcept, MedicationRequest } from '@medplum/fhirtypes';
 import { codingsOf } from './codings.ts';
 import { drugIngredientNames } from './drugs.ts';
-import { doseIn, routeOf, timesPerDay, type Route } from './medications.ts';
+import { doseIn, routeOf, strengthIn, timesPerDay, type Route } from './medications.ts';
 
 /** How a drug reaches the body, as far as class membership cares (an ICS is inhaled, a topical NSAID is not systemic). */
 export type RouteKind = 'systemic' | 'inhaled' | 'nasal' | 'transdermal' | 'topical' | 'ophthalmic' | 'otic' | 'unknown';
@@ -410,8 +410,7 @@ export function classesOfIngredients(ingredients: string[], route: RouteKind = '
  * the daily dose of a dose-limited member.
  */
 export function classesOf(concept: CodeableConcept | undefined): string[] {
-  const strength = /(\d+(?:\.\d+)?)\s*mg\b/i.exec([concept?.text, ...codingsOf(concept).map((c) => c.display)].filter(Boolean).join(' '));
-  return classesOfIngredients(ingredientNamesOf(concept), 'unknown', strength ? Number(strength[1]) : undefined);
+  return classesOfIngredients(ingredientNamesOf(concept), 'unknown', strengthIn(concept, 'mg'));
 }
 
 /** Class ids of a MedicationRequest, with its route (a topical NSAID is no systemic NSAID) and daily dose. */

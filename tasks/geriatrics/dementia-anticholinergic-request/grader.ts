@@ -7,7 +7,7 @@ import type { Condition, DocumentReference, MedicationRequest, Patient } from '@
 import type { Check, GraderContext } from '../../../contracts/task.ts';
 import {
   allOf, answerText, createdResources, drugIngredientNames, fail, fetchedAll, fetchedAny, inCodeSet, isNoLongerActive, matchOf, matchRecommendation,
-  noteText, untouchedExcept, verdict, writesOnlyFor, type Match,
+  noteText, untouchedExcept, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import { mentionsDrug, namesInTextFor, orderInClass } from '../../../graders/lib/drug-classes.ts';
 import { startedMedicationOrders } from '../../../graders/lib/harm/index.ts';
@@ -121,7 +121,6 @@ export const checks: Record<string, Check> = {
     const stillActive = await Promise.all(chei.map(async (o) => (await ctx.fhir.read<MedicationRequest>('MedicationRequest', o.id!).catch(() => undefined))?.status === 'active'));
     const changed = untouchedExcept(ctx.changes, anticholinergics.map((o) => `MedicationRequest/${o.id}`));
     return verdict(allOf(
-      writesOnlyFor(ctx.changes, ctx.patient),
       matchOf(chei.filter((_, i) => !stillActive[i]).map((o) => `cholinesterase inhibitor MedicationRequest/${o.id} is no longer active`)),
       changed,
     ));

@@ -6,22 +6,16 @@
 // Thresholds and drug lists come from facts.ts; the reading and the decision are this file's own code.
 import type { MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
-import { DRUG_CLASSES } from '../../../graders/lib/drug-classes.ts';
+import { conceptIs } from '../../../graders/lib/drug-classes.ts';
 import { FLOWSHEET, HYPERKALEMIA, LISINOPRIL, LOINC, POTASSIUM_BANDS, RXNORM, STOP_AT_HIGH, type DrugGroup } from './facts.ts';
 
 const when = (o: Observation) => Date.parse(o.effectiveDateTime ?? o.effectivePeriod?.start ?? o.issued ?? '');
 
-/** Whether an order names one of the group's ingredients in its drug text or coding displays. */
-function orderIs(order: MedicationRequest, group: DrugGroup): boolean {
-  const concept = order.medicationCodeableConcept;
-  const text = [concept?.text, ...(concept?.coding ?? []).map((c) => c.display)].join(' ').toLowerCase();
-  const names = [...group.ingredients, ...group.classes.flatMap((id) => DRUG_CLASSES.get(id)?.ingredients ?? [])];
-  return names.some((name) => text.includes(name));
-}
+/** Whether an order's drug is one of the group's ingredients or in one of its classes (any code, brand or name). */
+const orderIs = (order: MedicationRequest, group: DrugGroup): boolean =>
+  [...group.ingredients, ...group.classes].some((id) => conceptIs(order.medicationCodeableConcept, id));
 
-const isLisinopril = (order: MedicationRequest) =>
-  order.medicationCodeableConcept?.coding?.some((c) => c.system === RXNORM && LISINOPRIL.products.includes(c.code ?? '')) ||
-  orderIs(order, { name: LISINOPRIL.name, classes: [], ingredients: [LISINOPRIL.name] });
+const isLisinopril = (order: MedicationRequest) => conceptIs(order.medicationCodeableConcept, LISINOPRIL.name);
 
 function stop(order: MedicationRequest, k: number): { op: string; path: string; value: unknown }[] {
   return [

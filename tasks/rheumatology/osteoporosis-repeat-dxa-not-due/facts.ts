@@ -24,11 +24,9 @@ export const DXA_RECORD = [
 ];
 export const OSTEOPOROSIS = { system: SNOMED, code: '64859006' };
 
-/** Osteoporosis drugs by RxNorm ingredient (bisphosphonates, denosumab, raloxifene) and name (generic or brand). */
-export const OSTEOPOROSIS_DRUGS = {
-  ingredients: ['46041', '73056', '115264', '77655', '993449', '72143'],
-  names: ['alendronate', 'risedronate', 'ibandronate', 'zoledronic', 'denosumab', 'raloxifene', 'fosamax', 'binosto', 'actonel', 'atelvia', 'boniva', 'reclast', 'prolia'],
-};
+/** Osteoporosis drug therapy (graders/lib/drug-classes.ts id: bisphosphonates, denosumab, raloxifene, the anabolic
+ * agents), recognised by any RxNorm code, brand or name: on treatment the DXA is monitoring, not screening. */
+export const OSTEOPOROSIS_THERAPY = 'osteoporosis-therapy';
 
 /** Months since the last DXA below which a repeat is not due; at or above which (with treatment years) it is. */
 export const INTERVALS = { notDueWithinMonths: 12, dueFromMonths: 24, treatmentYearsForReassessment: 5 };

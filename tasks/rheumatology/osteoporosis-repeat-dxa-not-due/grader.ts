@@ -5,16 +5,16 @@ import type { DiagnosticReport, DocumentReference, MedicationRequest, Procedure,
 import type { Check, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
-  allOf, answerField, answerText, createdResources, datesIn, dateMatches, describeConcept, drugIngredients, fail, fetchedAll, fetchedAny, findServiceRequest, inCodeSet,
-  matchDate, matchesOrderGroup, matchOf, matchYesNo, noteText, numbersIn, ORDER_GROUPS, rxnormIngredients, verdict, writesOnlyFor, type Match,
+  allOf, answerField, answerText, createdResources, datesIn, dateMatches, describeConcept, conceptIs, fail, fetchedAll, fetchedAny, findServiceRequest, inCodeSet,
+  matchDate, matchesOrderGroup, matchOf, matchYesNo, noteText, numbersIn, ORDER_GROUPS, verdict, type Match,
 } from '../../../graders/lib/index.ts';
-import { DXA_RECORD, INTERVALS, NEXT_DUE_MONTHS, OSTEOPOROSIS_DRUGS } from './facts.ts';
+import { DXA_RECORD, INTERVALS, NEXT_DUE_MONTHS, OSTEOPOROSIS_THERAPY } from './facts.ts';
 
 const DAY_MS = 86_400_000;
 const MONTH_MS = 30.44 * DAY_MS;
 
 export const isOsteoporosisDrug = (o: MedicationRequest) =>
-  [...rxnormIngredients(o.medicationCodeableConcept), ...drugIngredients(o.medicationCodeableConcept)].some((i) => OSTEOPOROSIS_DRUGS.ingredients.includes(i));
+  conceptIs(o.medicationCodeableConcept, OSTEOPOROSIS_THERAPY);
 
 export interface DxaFacts {
   /** The latest DXA: every record of that day, its date, T-scores read from the report. */
@@ -159,8 +159,8 @@ export const checks: Record<string, Check> = {
     const ok = results.find((r) => r.m.ok);
     return verdict(ok ? matchOf([], [f.why, ...ok.m.evidence]) : matchOf(results.flatMap((r) => r.m.mismatches.map((m) => `DocumentReference/${r.doc.id}: ${m}`)), [f.why]));
   },
-  no_treatment_change: ({ patient, changes }) => {
+  no_treatment_change: ({ changes }) => {
     const meds = changes.filter((c) => c.type === 'MedicationRequest').map((c) => `${c.action} MedicationRequest/${c.id}: the question is the DXA; treatment changes wait for its result`);
-    return verdict(allOf(writesOnlyFor(changes, patient), matchOf(meds, [`${changes.length} changes checked`])));
+    return verdict(matchOf(meds, [`${changes.length} changes checked`]));
   },
 };

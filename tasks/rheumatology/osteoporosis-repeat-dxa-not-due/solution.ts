@@ -4,16 +4,12 @@
 // holiday (BHOF 2022, ISCD 2023, ACP 2017/2023, ASBMR 2016). A note with the result and the decision either way.
 import type { DiagnosticReport, MedicationRequest, Procedure, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
-import { clinicalNote } from '../../../graders/lib/index.ts';
-import { DXA_RECORD, INTERVALS, OSTEOPOROSIS_DRUGS, RXNORM } from './facts.ts';
+import { clinicalNote, conceptIs } from '../../../graders/lib/index.ts';
+import { DXA_RECORD, INTERVALS, OSTEOPOROSIS_THERAPY, RXNORM } from './facts.ts';
 
 const isDxa = (concept: { coding?: { system?: string; code?: string }[] } | undefined) =>
   (concept?.coding ?? []).some((c) => DXA_RECORD.some((s) => s.system === c.system && s.codes.includes(c.code ?? '')));
-const isTreatment = (o: MedicationRequest) => {
-  const c = o.medicationCodeableConcept;
-  const words = [c?.text, ...(c?.coding ?? []).map((x) => x.display)].join(' ').toLowerCase();
-  return (c?.coding ?? []).some((x) => x.system === RXNORM && OSTEOPOROSIS_DRUGS.ingredients.includes(x.code ?? '')) || OSTEOPOROSIS_DRUGS.names.some((n) => words.includes(n));
-};
+const isTreatment = (o: MedicationRequest) => conceptIs(o.medicationCodeableConcept, OSTEOPOROSIS_THERAPY);
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
   await fhir.read('Patient', patient);

@@ -7,7 +7,7 @@ import type { Condition, DiagnosticReport, DocumentReference, MedicationRequest,
 import type { AuditEntry } from '../../../contracts/gym-api.ts';
 import type { Check, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import { searchOf,
-  allOf, answerField, answerText, createdResources, dailyDose, datesIn, drugIngredientNames, fail, fetchedAll, fetchedAny, fractionsIn, inCodeSet, matchDate,
+  allOf, answerField, answerText, createdResources, dailyDose, datesIn, drugIngredientNames, fail, fetchedAll, fetchedAny, fractionsIn, hourAsRecorded, inCodeSet, matchDate, namesInTextFor, convertValue,
   matchFieldAgreesWithProse, matchOf, matchRecommendation, matchYesNo, noteText, numbersIn, orderRoute, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import { startedMedicationOrders } from '../../../graders/lib/harm/index.ts';
@@ -33,8 +33,6 @@ export interface TestosteroneChart {
 const FINAL = ['final', 'amended', 'corrected'];
 const instant = (o: Observation) => o.effectiveDateTime ?? o.effectivePeriod?.start ?? '';
 const value = (o: Observation | undefined) => o?.valueQuantity?.value;
-/** The clock hour the result was drawn at, in the lab's own offset as recorded. */
-const hourAsRecorded = (iso: string) => Number(iso.slice(11, 13));
 const ageDays = (iso: string, now: string) => (Date.parse(now) - Date.parse(iso)) / 86_400_000;
 
 /** The chart as the episode found it (the episode only adds orders and notes, or stops orders; ADT read as it was). */
@@ -101,8 +99,10 @@ export async function select({ fhir, patient, now }: SelectContext): Promise<boo
   return c.testosterone.some((o) => ageDays(instant(o), now) <= 365);
 }
 
-/** Names of testosterone therapy in text; phrases that name the hormone (a lab value) or the cancer treatment, not the drug, are left out. */
-const THERAPY = ['testosterone', 'TRT', 'androgen', 'Depo-Testosterone', 'AndroGel', 'Testim', 'Xyosted'];
+/** Names of testosterone therapy in the texts: the drug and any brand of it the texts write (graders/lib drug
+ * vocabulary), and the therapy's own words; phrases that name the hormone (a lab value) or the cancer treatment, not
+ * the drug, are left out (LAB_PHRASES). */
+const therapy = (...texts: string[]): string[] => [...namesInTextFor(texts.join('\n'), ['testosterone']), 'TRT', 'androgen'];
 const LAB_PHRASES = ['total testosterone', 'free testosterone', 'morning testosterone', 'am testosterone', 'a.m. testosterone', 'early-morning testosterone', 'serum testosterone',
   'testosterone level', 'testosterone levels', 'testosterone value', 'testosterone values', 'testosterone measurement', 'testosterone measurements', 'testosterone result',
   'testosterone results', 'testosterone test', 'testosterone tests', 'testosterone deficiency', 'low testosterone', 'testosterone of', 'testosterone was', 'testosterone is low',
@@ -119,9 +119,11 @@ function startedAndrogens(ctx: GraderContext) {
   return startedMedicationOrders(ctx.changes).filter((o) => drugIngredientNames(o.resource.medicationCodeableConcept).some((n) => ANDROGENS.includes(n)));
 }
 
-/** A text quotes a testosterone value in ng/dL (or its nmol/L equivalent, 1 nmol/L = 28.84 ng/dL). */
+/** A text quotes a testosterone value in ng/dL, or in another unit that converts to it (nmol/L: the analyte table). */
 function quotesTestosterone(text: string, values: number[]): boolean {
-  return numbersIn(text).some((n) => values.some((v) => Math.abs(n.value - v) <= 0.5 || (/nmol/i.test(n.unit ?? '') && Math.abs(n.value * 28.84 - v) <= 3)));
+  const codes = TOTAL_TESTOSTERONE.flatMap((s) => s.codes);
+  return numbersIn(text).some((n) => values.some((v) => Math.abs(n.value - v) <= 0.5
+    || (n.unit !== undefined && Math.abs((convertValue(n.value, n.unit, 'ng/dL', codes) ?? Number.NaN) - v) <= 3)));
 }
 
 export const checks: Record<string, Check> = {
@@ -143,8 +145,8 @@ export const checks: Record<string, Check> = {
   },
   testosterone_decision: async (ctx) => {
     const c = await testosteroneChart(ctx.fhir, ctx.patient, ctx.now, ctx.changes);
-    const said = matchYesNo(ctx.answer, c.decision === 'start', { fields: ['startTestosterone', 'start'], ...YES_NO, subject: THERAPY, except: LAB_PHRASES });
-    const agree = matchFieldAgreesWithProse(ctx.answer, { fields: ['startTestosterone', 'start'], subject: THERAPY, except: LAB_PHRASES, texts: notesOf(ctx) });
+    const said = matchYesNo(ctx.answer, c.decision === 'start', { fields: ['startTestosterone', 'start'], ...YES_NO, subject: therapy(answerText(ctx.answer)), except: LAB_PHRASES });
+    const agree = matchFieldAgreesWithProse(ctx.answer, { fields: ['startTestosterone', 'start'], subject: therapy(answerText(ctx.answer), ...notesOf(ctx).map(noteText)), except: LAB_PHRASES, texts: notesOf(ctx) });
     return verdict(matchOf([...said.mismatches, ...agree.mismatches], [c.why, ...said.evidence, ...agree.evidence]));
   },
   gleason_and_date: async ({ fhir, patient, now, answer, changes }) => {
@@ -193,7 +195,7 @@ export const checks: Record<string, Check> = {
     const results = notes.map((doc): Match => {
       const text = noteText(doc);
       const label = `DocumentReference/${doc.id}`;
-      const direction = matchRecommendation(text, { subject: THERAPY, except: LAB_PHRASES, expected });
+      const direction = matchRecommendation(text, { subject: therapy(text), except: LAB_PHRASES, expected });
       const mismatches = direction.mismatches.map((m) => `${label}: ${m}`);
       if (c.cancer) {
         const p = c.cancer.primary!;
@@ -201,8 +203,7 @@ export const checks: Record<string, Check> = {
         if (!/prostat/i.test(text) || !/cancer|carcinoma|malignan/i.test(text)) mismatches.push(`${label} does not state the prostate cancer`);
         if (!new RegExp(`\\b${p}\\s*\\+\\s*${s}\\b`).test(text) || !numbersIn(text).some((n) => n.value === p + s)) mismatches.push(`${label} does not give the Gleason score ${p}+${s}=${p + s}`);
         const cores = c.cancer.cores;
-        if (cores && !fractionsIn(text).some((f) => f.numerator === cores.positive && f.denominator === cores.total)
-          && !new RegExp(`\\b${cores.positive}\\s+(of|out of)\\s+${cores.total}\\b`).test(text)) mismatches.push(`${label} does not give the positive cores (${cores.positive} of ${cores.total})`);
+        if (cores && !fractionsIn(text).some((f) => f.numerator === cores.positive && f.denominator === cores.total)) mismatches.push(`${label} does not give the positive cores (${cores.positive} of ${cores.total})`);
         const onset = (c.cancer.condition.onsetDateTime ?? c.cancer.condition.recordedDate ?? '').slice(0, 4);
         if (!datesIn(text).some((d) => d.value.startsWith(onset))) mismatches.push(`${label} does not give the diagnosis date (${onset})`);
       } else {

@@ -8,14 +8,12 @@
 // Independent of grader.ts: shares facts.ts only and reads the chart with its own code.
 import type { Condition, DiagnosticReport, MedicationRequest, Observation } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
-import { clinicalNote, drugIngredientNames, type CodeSet } from '../../../graders/lib/index.ts';
+import { clinicalNote, drugIngredientNames, hourAsRecorded, type CodeSet } from '../../../graders/lib/index.ts';
 import { ANDROGEN_DEPRIVATION, CANCER_CURRENT, HEMATOCRIT, PROSTATE_CANCER, PSA, THRESHOLDS, TOTAL_TESTOSTERONE } from './facts.ts';
 
 const isCoded = (concept: { coding?: { system?: string; code?: string }[] } | undefined, sets: CodeSet[]) =>
   (concept?.coding ?? []).some((c) => sets.some((s) => s.system === c.system && s.codes.includes(c.code ?? '')));
 const when = (o: Observation) => o.effectiveDateTime ?? '';
-/** The hour of day as written in the timestamp (the lab's local time), not converted to UTC. */
-const localHour = (instant: string) => Number(/T(\d{2}):/.exec(instant)?.[1] ?? 'NaN');
 const daysBefore = (instant: string, now: string) => (Date.parse(now) - Date.parse(instant)) / 86_400_000;
 
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
@@ -31,7 +29,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   const adt = meds.find((o) => drugIngredientNames(o.medicationCodeableConcept).some((n) => ANDROGEN_DEPRIVATION.includes(n)));
   const finalLabs = labs.filter((o) => ['final', 'amended', 'corrected'].includes(o.status) && o.valueQuantity?.value !== undefined);
   const testosterone = finalLabs.filter((o) => isCoded(o.code, TOTAL_TESTOSTERONE)).sort((a, b) => when(b).localeCompare(when(a)));
-  const lowMorning = testosterone.filter((o) => o.valueQuantity!.value! < THRESHOLDS.lowTestosteroneNgDl && localHour(when(o)) < THRESHOLDS.morningBeforeHour
+  const lowMorning = testosterone.filter((o) => o.valueQuantity!.value! < THRESHOLDS.lowTestosteroneNgDl && hourAsRecorded(when(o)) < THRESHOLDS.morningBeforeHour
     && daysBefore(when(o), now) <= THRESHOLDS.confirmingWithinDays);
   const lowDays = new Set(lowMorning.map((o) => when(o).slice(0, 10)));
   const recent = (sets: CodeSet[]) => finalLabs.filter((o) => isCoded(o.code, sets) && daysBefore(when(o), now) <= THRESHOLDS.safetyLabsWithinDays).sort((a, b) => when(b).localeCompare(when(a)))[0];

@@ -4,7 +4,7 @@
 import t from 'tap';
 import type { Bundle, Observation } from '@medplum/fhirtypes';
 import { FhirClient } from '../../../contracts/fhir-client.ts';
-import { codeParam, hasValue, latestObservation, observations, recordedResults } from '../../../graders/lib/chart.ts';
+import { codeParam, hasValue, hourAsRecorded, latestObservation, observations, recordedResults } from '../../../graders/lib/chart.ts';
 import { FLOWSHEET } from '../../../graders/lib/cohort.ts';
 import { LOINC } from '../../../graders/lib/codings.ts';
 import { startServer } from '../../server/test-server.ts';
@@ -75,4 +75,10 @@ t.test('over HTTP: the latest A1c is the local-code-only result, past a newer en
   t.equal((await latestObservation(fhir, 'p1', A1C, { before: NOW, days: 30, usable: () => true }))?.id, 'no-value', 'a custom usable test');
   t.equal((await latestObservation(fhir, 'p1', A1C))?.id, 'local-newest', 'no window: still skips entered-in-error and valueless results');
   t.notOk(hasValue(chart[3]));
+});
+
+t.test('hourAsRecorded: the clock hour in the offset written, not UTC', async (t) => {
+  t.equal(hourAsRecorded('2024-03-01T07:40:00-05:00'), 7, 'a morning draw stays a morning draw');
+  t.equal(hourAsRecorded('2024-03-01T23:10:00Z'), 23);
+  t.ok(Number.isNaN(hourAsRecorded('2024-03-01')), 'a date has no hour');
 });
