@@ -167,7 +167,7 @@ const classes: DrugClass[] = [
   {
     id: 'osteoporosis-therapy', name: 'osteoporosis drug therapy',
     source: 'Endocrine Society 2019 (update 2020) Pharmacological Management of Osteoporosis in Postmenopausal Women, J Clin Endocrinol Metab 2019;104:1595-1622 and 2020;105:587-594',
-    ingredients: ['alendronate', 'risedronate', 'ibandronate', 'zoledronic acid', 'denosumab', 'raloxifene', 'bazedoxifene', 'teriparatide', 'abaloparatide', 'romosozumab'],
+    ingredients: ['alendronate', 'risedronate', 'ibandronate', 'zoledronic acid', 'denosumab', 'raloxifene', 'teriparatide', 'abaloparatide', 'romosozumab'],
   },
   { id: 'xanthine-oxidase-inhibitor', name: 'xanthine oxidase inhibitors', source: FDA_LABEL, ingredients: ['allopurinol', 'febuxostat'] },
   { id: 'thyroid-hormone', name: 'thyroid hormones', source: FDA_LABEL, ingredients: ['levothyroxine', 'liothyronine'] },
