@@ -5,7 +5,7 @@
 // facts.ts; reading the chart and deciding is this file's own code.
 import type { Condition, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { SolutionContext } from '../../../contracts/task.ts';
-import { clinicalNote, dailyDose, effectiveTime, PROGRESS_NOTE } from '../../../graders/lib/index.ts';
+import { clinicalNote, conceptIs, dailyDose, effectiveTime, PROGRESS_NOTE } from '../../../graders/lib/index.ts';
 import { ACE_UP_TITRATION_MAX_K, DIASTOLIC, FLOWSHEET, GOAL, LISINOPRIL, RXNORM, SNOMED, SYSTOLIC } from './facts.ts';
 
 const newest = (list: Observation[]) => list.filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined)
@@ -78,7 +78,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   await fhir.search('Encounter', { patient, _sort: '-date', _count: 10 });
   await fhir.search('DocumentReference', { patient, _sort: '-date', _count: 5 });
 
-  const lisinopril = active.filter((o) => [o.medicationCodeableConcept?.text, ...(o.medicationCodeableConcept?.coding ?? []).map((c) => c.display)].join(' ').toLowerCase().includes(LISINOPRIL.ingredient));
+  const lisinopril = active.filter((o) => conceptIs(o.medicationCodeableConcept, LISINOPRIL.ingredient));
   const current = lisinopril.reduce((sum, o) => sum + (dailyDose(o, 'mg') ?? 0), 0);
   const atGoal = pressures.every((o) => pressure(o)!.systolic < GOAL.systolic && pressure(o)!.diastolic < GOAL.diastolic);
   const k = potassium.valueQuantity!.value!;
