@@ -397,10 +397,42 @@ function matches(step: Extract<Op, { op: 'where' }>, item: unknown): boolean | t
 export function compileTypedPath(branch: string, resourceType: string): TypedPath | undefined {
   const parsed = parse(branch);
   if (!parsed || !(parsed.root === resourceType || parsed.root === 'Resource' || parsed.root === 'DomainResource')) return undefined;
-  // Types are resolved here, so the walker does no model lookups per resource.
+  const typed = typedOps(parsed.steps, resourceType);
+  if (!typed) return undefined;
+  return (resource) => {
+    const found = walk(typed.ops, { values: [resource], types: [resourceType] }) as Nodes;
+    return found.values.map((value, i) => ({ value, type: found.types![i] }));
+  };
+}
+
+/**
+ * A typed evaluator for an expression relative to an element of a known type context (a composite search
+ * parameter's component, `code` or `value.as(Quantity)`, over each `Observation` or `Observation.component` item).
+ */
+export function compileTypedRelative(expression: string, context: string): TypedPath | undefined {
+  const parsed = parse(expression);
+  if (!parsed || parsed.root !== undefined || parsed.steps.length === 0) return undefined;
+  const typed = typedOps(parsed.steps, context);
+  if (!typed) return undefined;
+  return (item) => {
+    const found = walk(typed.ops, { values: [item], types: [''] }) as Nodes;
+    return found.values.map((value, i) => ({ value, type: found.types![i] }));
+  };
+}
+
+/** The type context a typed branch's items have (`Observation` -> `Observation`, `Observation.component` -> its path). */
+export function typedContextOf(branch: string, resourceType: string): string | undefined {
+  const parsed = parse(branch);
+  if (!parsed || parsed.root !== resourceType) return undefined;
+  const typed = typedOps(parsed.steps, resourceType);
+  return typed?.context || undefined;
+}
+
+// Types are resolved at compile time, so the walker does no model lookups per resource.
+function typedOps(steps: Step[], start: string): { ops: Op[]; context: string } | undefined {
   const ops: Op[] = [];
-  let context = resourceType;
-  for (const step of parsed.steps) {
+  let context = start;
+  for (const step of steps) {
     switch (step.kind) {
       case 'member': {
         const choices = choiceTypes(context, step.name);
@@ -433,10 +465,7 @@ export function compileTypedPath(branch: string, resourceType: string): TypedPat
         return undefined;
     }
   }
-  return (resource) => {
-    const found = walk(ops, { values: [resource], types: [resourceType] }) as Nodes;
-    return found.values.map((value, i) => ({ value, type: found.types![i] }));
-  };
+  return { ops, context };
 }
 
 /**

@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { branchRoots, compileBranch, type Extractor } from './branch-extractor.ts';
-import type { TypedValue } from '../fhirpath/fast-path.ts';
+import { compileTypedRelative, typedContextOf } from '../fhirpath/fast-path.ts';
 import { resourceTypes } from '../validation/validate.ts';
 
 export type ParamType = 'string' | 'token' | 'date' | 'reference' | 'quantity' | 'number' | 'uri' | 'composite' | 'special';
@@ -93,10 +93,14 @@ export class SearchParameterRegistry {
       for (const c of def.component) {
         const cdef = this.byUrl.get(c.definition);
         if (!cdef || cdef.type === 'composite' || cdef.type === 'special') return undefined;
-        const exprs = splitUnion(c.expression).map((e) => compileRelative(e));
+        // Each component is a typed path relative to the composite's items (resources/fhirpath/fast-path.ts).
+        const context = typedContextOf(branches[0], type);
+        const exprs = context ? splitUnion(c.expression).map((e) => compileTypedRelative(e, context)) : [undefined];
+        if (exprs.some((e) => e === undefined)) return undefined;
+        const extractors = exprs as Extractor[];
         components.push({
           param: { code: cdef.code, type: cdef.type, url: cdef.url, targets: cdef.target ?? [], extract: () => [], branches: [] },
-          extract: exprs.length === 1 ? exprs[0] : (item) => exprs.flatMap((e) => e(item)),
+          extract: extractors.length === 1 ? extractors[0] : (item) => extractors.flatMap((e) => e(item)),
         });
       }
       if (components[0].param.type !== 'token') return undefined;
@@ -167,57 +171,6 @@ export function splitUnion(expression: string): string[] {
 
 function branchRoot(branch: string): string {
   return /^\(?([A-Za-z]+)/.exec(branch)?.[1] ?? '';
-}
-
-const PRIMITIVE_SUFFIXES = new Set(['DateTime', 'String', 'Boolean', 'Integer', 'Decimal', 'Date', 'Instant', 'Time', 'Uri', 'Code']);
-
-/** A choice suffix as a type name: primitive types are lower camel case (`valueDateTime` -> dateTime). */
-function suffixType(suffix: string): string {
-  return PRIMITIVE_SUFFIXES.has(suffix) ? suffix[0].toLowerCase() + suffix.slice(1) : suffix;
-}
-
-function pushAll(out: TypedValue[], v: unknown, type: string): void {
-  if (Array.isArray(v)) for (const x of v) out.push({ value: x, type });
-  else out.push({ value: v, type });
-}
-
-/**
- * Component expressions are relative to the composite item (`code`, `value.as(Quantity)`): walk them untyped. Steps
- * are parsed once here; the walker runs for every composite item while indexing.
- */
-function compileRelative(expression: string): Extractor {
-  const steps = expression.trim().split('.').map((step) => {
-    const as = /^as\(([A-Za-z]+)\)$/.exec(step);
-    return as ? { as: suffixType(as[1][0].toUpperCase() + as[1].slice(1)), name: '' } : { as: '', name: step };
-  });
-  return (item) => {
-    let nodes: TypedValue[] = [{ value: item, type: '' }];
-    for (const step of steps) {
-      const next: TypedValue[] = [];
-      for (const node of nodes) {
-        const obj = node.value as Record<string, unknown>;
-        if (!obj || typeof obj !== 'object') continue;
-        if (step.as) {
-          if (node.type === step.as) next.push(node);
-          continue;
-        }
-        const direct = obj[step.name];
-        if (direct !== undefined) {
-          pushAll(next, direct, '');
-          continue;
-        }
-        // A choice element: `value` finds `valueQuantity`, typed by its suffix.
-        for (const key in obj) {
-          if (key.length > step.name.length && key.startsWith(step.name)) {
-            const c = key.charCodeAt(step.name.length);
-            if (c >= 65 && c <= 90) pushAll(next, obj[key], suffixType(key.slice(step.name.length)));
-          }
-        }
-      }
-      nodes = next;
-    }
-    return nodes;
-  };
 }
 
 export function loadDefinitions(): SearchParameterResource[] {

@@ -8,6 +8,8 @@ const data = [
   observation('k41', { valueQuantity: { value: 4.1, unit: 'mmol/L', system: UCUM, code: 'mmol/L' } }),
   observation('k55', { valueQuantity: { value: 5.5, unit: 'mmol/L', system: UCUM, code: 'mmol/L' } }),
   observation('mg100', { code: { coding: [{ system: 'http://loinc.org', code: '2345-7' }] }, valueQuantity: { value: 100, unit: 'mg/dL' } }),
+  observation('hcg', { code: { coding: [{ system: 'http://loinc.org', code: '2106-3' }] }, valueString: 'positive' }),
+  observation('onset', { code: { coding: [{ system: 'http://loinc.org', code: '11368-8' }] }, valueDateTime: '2023-05-01' }),
   observation('bp', {
     code: { coding: [{ system: 'http://loinc.org', code: '85354-9' }] },
     component: [
@@ -51,3 +53,12 @@ t.test('malformed numbers are a 400', async (t) => {
   t.equal((await get('Observation?value-quantity=gtabc')).status, 400);
   t.equal((await get('Observation?value-quantity=zz5')).status, 400);
 });
+
+t.test('composite code-value-string and code-value-date index primitive values (a component typed through the fast path)', async (t) => {
+  const { idSet } = await searchApp(t, data);
+  t.same(await idSet('Observation?code-value-string=http://loinc.org|2106-3$positive'), ['hcg']);
+  t.same(await idSet('Observation?code-value-string=http://loinc.org|2106-3$negative'), []);
+  t.same(await idSet('Observation?code-value-date=http://loinc.org|11368-8$ge2023-01-01'), ['onset']);
+  t.same(await idSet('Observation?code-value-date=http://loinc.org|11368-8$lt2023-01-01'), []);
+});
+
