@@ -1,7 +1,7 @@
 // Paging of searchset and history Bundles (FHIR R4 3.1.0.8.3): `_count`/`_offset` and the page links. Below the
 // server: the search engine pages its own Bundles; the history interaction uses the same functions.
+import { integerParameter } from '../integer-parameter.ts';
 import type { BundleLink } from '@medplum/fhirtypes';
-import { invalidParameter } from '../outcome.ts';
 
 /** Query parameters in order, repeats kept (the shape of FhirRequest.query). */
 type QueryParams = [name: string, value: string][];
@@ -15,12 +15,7 @@ export function pageWindow(query: QueryParams, defaultCount: number, maxCount: n
 }
 
 function nonNegativeInteger(query: QueryParams, name: string): number | undefined {
-  const raw = query.find(([n]) => n === name)?.[1];
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw invalidParameter(`${name} must be a non-negative integer, not '${raw}'`, [name]);
-  // Beyond 2^53 a JS number is no longer an exact integer, and SQLite rejects it as a LIMIT/OFFSET: cap it there
-  // (a page that far out is empty anyway).
-  return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
+  return integerParameter(name, query.find(([n]) => n === name)?.[1], { min: 0 });
 }
 
 /**

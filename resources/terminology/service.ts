@@ -1,6 +1,7 @@
 // The terminology service the operations call: $lookup, $expand, $validate-code, $subsumes and $translate over one
 // TerminologyIndex, as plain results (the HTTP layer turns them into Parameters / ValueSet). Failures are FhirErrors
 // with 4xx statuses: no terminology input produces a 5xx.
+import { integerParameter } from '../integer-parameter.ts';
 import type { Coding, ConceptMap, ValueSet, ValueSetExpansionContains } from '@medplum/fhirtypes';
 import { badRequest, FhirError, invalidParameter, issue, notFound } from '../outcome.ts';
 import type { CodeSystemEntry, Concept, Designation, PropertyValue } from './model.ts';
@@ -355,8 +356,5 @@ function containsEntry(item: ExpansionItem, includeDesignations: boolean): Value
 
 /** The parameter is a number >= 0, or a 400. */
 export function nonNegativeInteger(name: string, value: string | number | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(n) || n < 0) throw invalidParameter(`Parameter '${name}' must be a non-negative integer, got '${value}'`);
-  return n;
+  return integerParameter(name, value, { min: 0 });
 }

@@ -1,5 +1,6 @@
 // $evidence: GET/POST [base]/Patient/[id]/$evidence?question=...&topic=...&_count=... - the chart items that bear on a
 // clinical question, ranked (resources/evidence/). Not a standard FHIR operation; read-only.
+import { integerParameter } from '../../resources/integer-parameter.ts';
 import type { Resource } from '@medplum/fhirtypes';
 import type { Operation } from './registry.ts';
 import type { FhirRequest } from '../fhir-request.ts';
@@ -52,9 +53,7 @@ export const evidenceOperation: Operation = {
     const p = params(req);
     const question = p.filter(([n]) => n === 'question').map(([, v]) => v).join(' ').trim() || undefined;
     const topics = p.filter(([n]) => n === 'topic').flatMap(([, v]) => v.split(',')).map((t) => t.trim()).filter(Boolean);
-    const countText = p.find(([n]) => n === '_count')?.[1];
-    const count = countText === undefined ? 10 : Number(countText);
-    if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT) throw invalidParameter(`_count must be an integer from 0 to ${MAX_COUNT}, got '${countText}'`);
+    const count = integerParameter('_count', p.find(([n]) => n === '_count')?.[1], { min: 0, max: MAX_COUNT }) ?? 10;
     const asOf = p.find(([n]) => n === 'asOf')?.[1];
     if (asOf !== undefined && Number.isNaN(Date.parse(asOf))) throw invalidParameter(`asOf must be a date or dateTime, got '${asOf}'`);
     if (!question && !topics.length) throw invalidParameter('$evidence needs a question or a topic');

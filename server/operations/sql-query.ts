@@ -16,6 +16,7 @@ import Database from 'better-sqlite3';
 import type { FhirResponse } from '../fhir-request.ts';
 import type { Operation } from './registry.ts';
 import { badRequest, FhirError, invalidParameter, issue, tooManyRequests } from '../../resources/outcome.ts';
+import { integerParameter } from '../../resources/integer-parameter.ts';
 import { compileView, type ColumnInfo, type CompiledView } from '../../resources/views/compile-view.ts';
 import { runView } from '../../resources/views/run-view.ts';
 import { CONTENT_TYPES, formatRows, parseRowFormat, type RowFormat } from '../../resources/views/row-format.ts';
@@ -258,10 +259,7 @@ export const sqlQueryRunOperation: Operation = {
 };
 
 function boundedInt(raw: string | number | boolean | undefined, fallback: number, max: number, name: string): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw invalidParameter(`${name} must be an integer from 1 to ${max}`, [name]);
-  return n;
+  return integerParameter(name, raw, { min: 1, max }) ?? fallback;
 }
 
 /** The $sqlquery-run Parameters body for a sql_query tool call: POST it to [base]/$sqlquery-run. */

@@ -3,6 +3,7 @@
 //                                          _since, _limit, _format (json | ndjson | csv)
 //   GET  [base]/ViewDefinition/[id]/$run  the stored view, parameters in the query string
 // Without inline `resource` parts the view runs over the sandbox's visible data (in a session: base plus its writes).
+import { integerParameter } from '../../resources/integer-parameter.ts';
 import type { Group, Parameters, ParametersParameter, Resource } from '@medplum/fhirtypes';
 import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
 import type { Operation, OperationTarget } from './registry.ts';
@@ -106,12 +107,7 @@ export function viewRunInput(req: FhirRequest, target: OperationTarget): ViewRun
   const format = parseRowFormat(primitive(one('_format'))?.toString());
   if (!format) throw invalidParameter(`_format '${String(primitive(one('_format')))}' is not one of json, ndjson, csv`, ['_format']);
 
-  let limit = Infinity;
-  const rawLimit = primitive(one('_limit'));
-  if (rawLimit !== undefined) {
-    limit = Number(rawLimit);
-    if (!Number.isInteger(limit) || limit < 1) throw invalidParameter(`_limit '${String(rawLimit)}' is not a positive integer`, ['_limit']);
-  }
+  const limit = integerParameter('_limit', primitive(one('_limit')), { min: 1 }) ?? Infinity;
 
   // Inline resources re-read from the request text keep decimal precision (1.0 is not 1 for lowBoundary()).
   const raw = typeof req.body === 'object' && req.body !== null ? req.jsonText : undefined;
