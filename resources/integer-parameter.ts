@@ -20,7 +20,7 @@ export function integerParameter(name: string, raw: string | number | boolean | 
   const n = valid ? Math.min(Math.max(Number(text), -Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER) : NaN;
   if (valid && n > max && bounds.capAtMax) return max;
   if (!valid || n < min || n > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+    const range = max !== Number.MAX_SAFE_INTEGER ? `an integer from ${min} to ${max}` : min === 0 ? 'a non-negative integer' : min === 1 ? 'a positive integer' : `an integer >= ${min}`;
     throw invalidParameter(`${name} must be ${range}, not '${String(raw)}'`, [name]);
   }
   return n;
