@@ -59,14 +59,14 @@ export class AuditLog {
   constructor(private readonly db: Database.Database, limits: Partial<AuditLimits> = {}) {
     this.limits = { ...defaultAuditLimits, ...limits };
     db.exec(SCHEMA);
-    // Logs written before a column existed get it; their rows keep NULL (write: read by method; no cut, no note).
+    // Logs written before a column existed get it; their rows keep NULL for the body columns (no cut, no note).
     const columns = new Set((db.prepare('PRAGMA table_info(gym_audit)').all() as { name: string }[]).map((c) => c.name));
     for (const column of ['write', 'request_body_bytes', 'note']) {
       if (!columns.has(column)) db.exec(`ALTER TABLE gym_audit ADD COLUMN ${column} ${column === 'note' ? 'TEXT' : 'INTEGER'}`);
     }
     // Rows recorded before the server decided writes (server/write-kind.ts) get the only judgement their log allows,
-    // once, here: every reader then takes the flag as stored.
-    db.exec("UPDATE gym_audit SET write = (method NOT IN ('GET', 'HEAD', 'NOTE')) WHERE write IS NULL");
+    // once, when the column arrives (the server has set it on every row since): every reader takes the flag as stored.
+    if (!columns.has('write')) db.exec("UPDATE gym_audit SET write = (method NOT IN ('GET', 'HEAD', 'NOTE')) WHERE write IS NULL");
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO gym_audit (sandbox, time, method, path, query, status, request_body, resource_ids, latency_ms, tool, write, request_body_bytes, note)
