@@ -21,11 +21,11 @@ export function terminologyOf(req: FhirRequest): TerminologyService {
   const { store, sandbox } = req.repo;
   // The base layer read directly holds only the built-in terminology.
   if (sandbox.layers.length < 2) return builtIn;
-  const rows = req.repo.ownLive(TYPES).map((json) => ({ json }));
-  if (rows.length === 0) return builtIn;
+  const texts = req.repo.ownLive(TYPES);
+  if (texts.length === 0) return builtIn;
   // Keyed by content, not by version numbers: a reset sandbox may write the same id and version again.
   const hash = createHash('sha256');
-  for (const { json } of rows) hash.update(json).update('\0');
+  for (const json of texts) hash.update(json).update('\0');
   const key = hash.digest('hex');
   let perStore = cache.get(store);
   if (!perStore) cache.set(store, perStore = new Map());
@@ -33,7 +33,7 @@ export function terminologyOf(req: FhirRequest): TerminologyService {
   if (hit && hit.key === key) return hit.service;
 
   const stored: StoredTerminology = { codeSystems: [], valueSets: [], conceptMaps: [] };
-  for (const { json } of rows) {
+  for (const json of texts) {
     const resource = JSON.parse(json) as Resource;
     if (resource.resourceType === 'CodeSystem') stored.codeSystems.push(resource as CodeSystem);
     else if (resource.resourceType === 'ValueSet') stored.valueSets.push(resource as ValueSet);

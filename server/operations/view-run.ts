@@ -7,7 +7,7 @@ import { integerParameter } from '../../resources/integer-parameter.ts';
 import type { Group, Parameters, ParametersParameter, Resource } from '@medplum/fhirtypes';
 import type { FhirRequest, FhirResponse } from '../fhir-request.ts';
 import type { Operation, OperationTarget } from './registry.ts';
-import { badRequest, invalidParameter, notFound, notSupported } from '../../resources/outcome.ts';
+import { badRequest, invalidParameter, notFound } from '../../resources/outcome.ts';
 import { compileView, type CompiledView } from '../../resources/views/compile-view.ts';
 import { runView } from '../../resources/views/run-view.ts';
 import { CONTENT_TYPES, formatRows, parseRowFormat, type RowFormat } from '../../resources/views/row-format.ts';
