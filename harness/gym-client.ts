@@ -30,6 +30,14 @@ export interface ToolCallResult {
   finished?: boolean;
 }
 
+/** The gym server answered with an error status (network failures stay plain Errors). */
+export class GymHttpError extends Error {
+  constructor(message: string, readonly status: number) {
+    super(message);
+    this.name = 'GymHttpError';
+  }
+}
+
 export class GymClient {
   readonly serverUrl: string;
 
@@ -86,7 +94,7 @@ export class GymClient {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text.slice(0, 500)}`);
+    if (!response.ok) throw new GymHttpError(`${method} ${path} -> ${response.status}: ${text.slice(0, 500)}`, response.status);
     return (text ? JSON.parse(text) : undefined) as T;
   }
 }
