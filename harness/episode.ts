@@ -2,9 +2,7 @@
 // the final state -> verdicts with evidence -> score.
 import { FhirClient } from '../contracts/fhir-client.ts';
 import type { GymClient } from './gym-client.ts';
-import { grade } from './grade.ts';
-import { codeLookupMisses, failureCategory } from './failures.ts';
-import { checkpointScore, episodePasses } from './scoring.ts';
+import { gradeEpisode, type RegradeFields } from './grade.ts';
 import { instructionFor, POPULATION_VARIANT } from './variants.ts';
 import type { Agent, AgentOutcome } from './agents/agent.ts';
 import type { WritePolicy } from '../contracts/fhir-client.ts';
@@ -46,31 +44,22 @@ export async function runEpisode(options: EpisodeOptions): Promise<Episode> {
     const log = await gym.log(session.id);
     const changes = await gym.changes(session.id);
     const submission = state.submission;
-    const fhir = new FhirClient(session.fhirBaseUrl);
-    const verdicts = await grade(task, {
-      fhir, patient, now: session.now, task: task.spec,
-      answer: submission?.answer, files: submission?.files ?? {}, log, changes,
-    });
-    let codeLookupCheckError: string | undefined;
-    const misses = await codeLookupMisses(log, fhir).catch((err: Error) => {
-      codeLookupCheckError = err.message;
-      return [];
-    });
-    const base = {
-      answer: submission?.answer, writes: log.filter((e) => e.write).length, codeLookupMisses: misses, toolCalls: log.length,
-      ...(codeLookupCheckError ? { codeLookupCheckError } : {}),
+    const evidence = {
+      now: session.now, patient, answer: submission?.answer, files: submission?.files ?? {}, log, changes,
       ...(outcome.error ? { error: outcome.error } : {}),
     };
-    for (const v of verdicts) if (!v.pass) v.failure = failureCategory(v, base);
+    const { graderVersion, ...graded } = await gradeEpisode(task, new FhirClient(session.fhirBaseUrl), evidence);
     const result: EpisodeResult = {
       task: task.spec.id, specialty: task.spec.specialty, workflows: task.spec.workflows, variant, trial: options.trial,
       agent: options.agent.name, session: session.id,
-      pass: episodePasses(verdicts), score: checkpointScore(verdicts), verdicts,
-      ...base,
+      ...graded,
+      ...(outcome.error ? { error: outcome.error } : {}),
       ...(outcome.tokens ? { tokens: outcome.tokens } : {}),
       log, changes, transcript: outcome.transcript,
     };
-    return { result, outcome };
+    // What `ehr-gym grade --results` re-grades from besides the log, changes and answer (harness/grade-command.ts).
+    const regradable: EpisodeResult & RegradeFields = { ...result, now: session.now, ...(submission?.files ? { files: submission.files } : {}), graderVersion };
+    return { result: regradable, outcome };
   } finally {
     if (!options.keepSession) await gym.deleteSession(session.id).catch(() => undefined);
   }
