@@ -27,6 +27,8 @@ export interface FhirClientOptions {
   /** Extra headers on every request (e.g. the gym tool header). */
   headers?: Record<string, string>;
   writePolicy?: WritePolicy;
+  /** How requests reach the server (default the global fetch; a grader run inside the server passes an in-process one). */
+  fetch?: typeof globalThis.fetch;
 }
 
 export class FhirClient {
@@ -110,7 +112,7 @@ export class FhirClient {
 
   private async request<T>(method: string, url: string, body?: unknown, contentType = 'application/fhir+json'): Promise<T> {
     this.requests++;
-    const response = await fetch(url, {
+    const response = await (this.options.fetch ?? fetch)(url, {
       method,
       headers: { accept: 'application/fhir+json', ...(body === undefined ? {} : { 'content-type': contentType }), ...this.options.headers },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -41,7 +41,8 @@ export class GymHttpError extends Error {
 export class GymClient {
   readonly serverUrl: string;
 
-  constructor(serverUrl: string) {
+  /** `fetch`: how requests reach the server (default the global fetch; the server's own services pass an in-process one). */
+  constructor(serverUrl: string, private readonly send: typeof globalThis.fetch = (input, init) => fetch(input, init)) {
     this.serverUrl = serverUrl.replace(/\/+$/, '');
   }
 
@@ -88,7 +89,7 @@ export class GymClient {
   }
 
   private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(this.serverUrl + path, {
+    const response = await this.send(this.serverUrl + path, {
       method,
       headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
