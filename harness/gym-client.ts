@@ -38,6 +38,12 @@ export class GymHttpError extends Error {
   }
 }
 
+/** A failure that is the gym server's, not its caller's: a 5xx, or no answer at all (fetch's network TypeError). */
+export function isGymInfraFailure(err: unknown): boolean {
+  if (err instanceof GymHttpError) return err.status >= 500;
+  return err instanceof TypeError && /fetch failed/i.test(err.message);
+}
+
 export class GymClient {
   readonly serverUrl: string;
 
