@@ -319,6 +319,53 @@ const URINALYSIS: OrderGroup = {
   source: 'eCQM Laboratory Tests for Hypertension value set (urinalysis panels)',
 };
 
+const INR: OrderGroup = {
+  id: 'inr',
+  label: 'prothrombin time / INR',
+  codes: [
+    loinc('6301-6', '34714-6', '46418-0', '5902-2'), // INR in PPP; INR in blood; INR point of care; prothrombin time
+    cpt('85610'), // prothrombin time
+    flowsheet('INR'),
+  ],
+  text: /\binr\b|prothrombin time|\bpt\s*\/\s*inr\b|\bpt\b.*\binr\b|international normali[sz]ed ratio/i,
+  notText: /\bptt\b|partial thromboplastin/i,
+  source: 'ACC 2017 Expert Consensus Decision Pathway for Periprocedural Management of Anticoagulation (INR before a procedure on a VKA); LOINC 6301-6; CPT 85610',
+};
+
+const CHEST_CT: OrderGroup = {
+  id: 'chest-ct',
+  label: 'CT of the chest (diagnostic or low-dose)',
+  codes: [
+    loinc('24627-2', '29252-4'), // CT Chest; CT Chest W/O contrast
+    cpt('71250', '71260', '71270', '71271'), // CT thorax without, with, without and with contrast; low-dose CT for lung cancer screening
+    snomed('169069000'), // CT of chest
+  ],
+  text: /\bct\b.*\b(chest|thorax|thoracic|lung)|(chest|thorax|thoracic|lung).*\bct\b|computed tomography.*(chest|thora|lung)|\bldct\b/i,
+  notText: /\bpet\b|angiogra|\bcta\b|abdomen|pulmonary embol|\bpe protocol/i,
+  source: 'Fleischner Society 2017 guidelines for incidental pulmonary nodules (follow-up CT of the chest); CPT 71250-71271',
+};
+
+const PET_CT: OrderGroup = {
+  id: 'pet-ct',
+  label: 'FDG PET/CT',
+  codes: [
+    cpt('78811', '78812', '78813', '78814', '78815', '78816'), // PET; PET with concurrently acquired CT (limited, skull base to mid-thigh, whole body)
+  ],
+  text: /\bpet\b|positron emission|\bfdg\b/i,
+  source: 'Fleischner Society 2017 (solid nodule > 8 mm: consider PET/CT, tissue sampling or CT at 3 months); CPT 78811-78816',
+};
+
+const URINE_CULTURE: OrderGroup = {
+  id: 'urine-culture',
+  label: 'urine culture',
+  codes: [
+    loinc('630-4'), // Bacteria identified in Urine by Culture
+    cpt('87086', '87088'), // urine culture, quantitative colony count; with isolation and presumptive identification
+  ],
+  text: /urine culture|culture.*urine|\bucx\b|\bu\/?c\b.*culture/i,
+  source: 'IDSA 2010 uncomplicated cystitis guideline (urine culture and susceptibility); LOINC 630-4; CPT 87086',
+};
+
 /** Every order intent the graders know, by id. */
 export const ORDER_GROUPS = {
   potassium: POTASSIUM,
@@ -336,6 +383,10 @@ export const ORDER_GROUPS = {
   ecg: ECG,
   echocardiogram: ECHOCARDIOGRAM,
   urinalysis: URINALYSIS,
+  inr: INR,
+  chestCt: CHEST_CT,
+  petCt: PET_CT,
+  urineCulture: URINE_CULTURE,
 } satisfies Record<string, OrderGroup>;
 
 export interface OrderGroupMatch {

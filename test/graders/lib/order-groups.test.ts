@@ -110,6 +110,10 @@ t.test('other groups: the right code passes, the neighbouring test does not', as
   table(t, ORDER_GROUPS.ecg, [['CPT 93000', coded(CPT, '93000')], ['text "12-lead EKG"', text('12-lead EKG')]], [['text "exercise stress ECG"', text('Exercise stress ECG')]]);
   table(t, ORDER_GROUPS.echocardiogram, [['CPT 93306', coded(CPT, '93306')], ['text "TTE"', text('TTE to assess LVEF')]], [['text "dobutamine stress echo"', text('Dobutamine stress echo')], ['ECG 93000', coded(CPT, '93000')]]);
   table(t, ORDER_GROUPS.urinalysis, [['24357-6', coded(LOINC, '24357-6')], ['CPT 81003', coded(CPT, '81003')], ['text "UA"', text('UA')]], [['urine culture text', text('Urine culture')], ['UACR 14959-1', coded(LOINC, '14959-1')]]);
+  table(t, ORDER_GROUPS.inr, [['INR 6301-6', coded(LOINC, '6301-6')], ['CPT 85610', coded(CPT, '85610')], ['text "PT/INR"', text('PT/INR')]], [['text "PTT"', text('PTT')], ['CBC 58410-2', coded(LOINC, '58410-2')]]);
+  table(t, ORDER_GROUPS.chestCt, [['CPT 71250', coded(CPT, '71250')], ['low-dose CPT 71271', coded(CPT, '71271')], ['text "CT chest without contrast"', text('CT chest without contrast')]], [['text "PET/CT"', text('PET/CT skull base to mid-thigh')], ['text "CT angiogram chest"', text('CTA chest PE protocol')], ['chest x-ray', coded(SNOMED, '399208008')]]);
+  table(t, ORDER_GROUPS.petCt, [['CPT 78815', coded(CPT, '78815')], ['text "FDG PET/CT"', text('FDG PET/CT')]], [['CT chest 71250', coded(CPT, '71250')]]);
+  table(t, ORDER_GROUPS.urineCulture, [['630-4', coded(LOINC, '630-4')], ['text "Urine culture"', text('Urine culture')]], [['urinalysis 24356-8', coded(LOINC, '24356-8')], ['text "blood culture"', text('Blood culture')]]);
 });
 
 t.test('every group names its source and has codes in at least one system', async (t) => {
