@@ -93,6 +93,8 @@ const classes: DrugClass[] = [
     ingredients: ['apixaban', 'rivaroxaban', 'edoxaban', 'dabigatran', 'dabigatran etexilate', 'warfarin', 'heparin', 'enoxaparin', 'dalteparin', 'tinzaparin', 'fondaparinux', 'argatroban', 'bivalirudin'],
   },
   { id: 'parenteral-anticoagulant', name: 'parenteral anticoagulants', source: FDA_LABEL, ingredients: ['heparin', 'enoxaparin', 'dalteparin', 'tinzaparin', 'fondaparinux', 'argatroban', 'bivalirudin'] },
+  // Bridging during warfarin interruption is therapeutic-dose LMWH (CHEST 2022 perioperative guideline); clinicians write "LMWH".
+  { id: 'lmwh', name: 'low-molecular-weight heparins', names: ['lmwh', 'low molecular weight heparin', 'low-molecular-weight heparin'], source: `${FDA_LABEL}; CHEST 2022 Perioperative Management of Antithrombotic Therapy`, ingredients: ['enoxaparin', 'dalteparin'] },
   {
     id: 'antiplatelet', name: 'antiplatelet drugs', source: FDA_LABEL,
     ingredients: ['aspirin', 'clopidogrel', 'prasugrel', 'ticagrelor', 'ticlopidine', 'dipyridamole', 'cilostazol', 'vorapaxar'],
