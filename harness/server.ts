@@ -1,6 +1,6 @@
 // Where episodes run: a running server (--server URL), or an in-process one (buildApp + listen on port 0) over an
 // in-memory or given database, seeded with the default population when asked for patients.
-import { ensureDefaultPopulation } from '../seed/index.ts';
+import { datasetMetadata, ensureDefaultPopulation } from '../seed/index.ts';
 import { buildApp } from '../server/app.ts';
 import { noClientLimits } from '../server/gym/sessions.ts';
 import { defaultTaskSource, TaskFolderSource } from './task-source.ts';
@@ -11,6 +11,10 @@ export interface BenchServer {
   close(): Promise<void>;
   /** What the in-process server was seeded with, if anything. */
   seeded?: string;
+  /** True when the server runs in this process (this checkout's code). */
+  inProcess: boolean;
+  /** The in-process server's population (from the database's dataset metadata), if it has one. */
+  population?: { seed: number; patients: number; resources?: number };
 }
 
 export interface ServerOptions {
@@ -26,7 +30,7 @@ export interface ServerOptions {
 }
 
 export async function startBenchServer(options: ServerOptions = {}): Promise<BenchServer> {
-  if (options.server) return { url: options.server.replace(/\/+$/, '').replace(/\/fhir$/, ''), close: async () => undefined };
+  if (options.server) return { url: options.server.replace(/\/+$/, '').replace(/\/fhir$/, ''), close: async () => undefined, inProcess: false };
   const tasks = options.tasksDir ? new TaskFolderSource(options.tasksDir) : defaultTaskSource();
   // The runner's own server, one client: no per-client session limits.
   const { app, context } = buildApp({ dbPath: options.dbPath ?? ':memory:', gym: { maxSessions: 10_000, ...noClientLimits }, ...(tasks ? { tasks } : {}) });
@@ -42,5 +46,7 @@ export async function startBenchServer(options: ServerOptions = {}): Promise<Ben
     seeded = `${options.patients} patients (seed ${options.seed ?? 1})`;
   }
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url, close: () => app.close(), ...(seeded ? { seeded } : {}) };
+  const meta = datasetMetadata(context.store);
+  const population = meta ? { seed: meta.seed, patients: meta.patients, resources: meta.resources } : undefined;
+  return { url, close: () => app.close(), inProcess: true, ...(seeded ? { seeded } : {}), ...(population ? { population } : {}) };
 }
