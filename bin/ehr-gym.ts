@@ -51,8 +51,8 @@ program
     ensureDefaultPopulation(seedStore, { patients: opts.patients, seed: 1, progress: true });
     const inMemory = opts.db === ':memory:';
     if (!inMemory) seedStore.close();
-    // POST /gym/sessions {task, variant} resolves against the tasks folder when there is one.
-    const tasks = (await import('../harness/task-source.ts')).defaultTaskSource();
+    // POST /gym/sessions {task, variant}, the task catalogue and grading use the tasks folder when there is one.
+    const tasks = (await import('../harness/task-service.ts')).defaultTaskService();
     // The operator token for GET /gym/sessions, from the environment only (see server/gym/operator-token.ts).
     const { ADMIN_TOKEN_ENV } = await import('../server/gym/operator-token.ts');
     const adminToken = process.env[ADMIN_TOKEN_ENV] || undefined;
@@ -158,7 +158,7 @@ program
       const { dirname } = await import('node:path');
       const { buildApp } = await import('../server/app.ts');
       if (opts.db !== ':memory:') mkdirSync(dirname(opts.db), { recursive: true });
-      const tasks = (await import('../harness/task-source.ts')).defaultTaskSource();
+      const tasks = (await import('../harness/task-service.ts')).defaultTaskService();
       const { app } = buildApp({ dbPath: opts.db, ...(tasks ? { tasks } : {}) });
       await app.ready();
       http = injectClient(app);

@@ -3,7 +3,7 @@
 import { datasetMetadata, ensureDefaultPopulation } from '../seed/index.ts';
 import { buildApp } from '../server/app.ts';
 import { noClientLimits } from '../server/gym/sessions.ts';
-import { defaultTaskSource, TaskFolderSource } from './task-source.ts';
+import { defaultTaskService, TaskFolderService } from './task-service.ts';
 
 export interface BenchServer {
   /** e.g. http://127.0.0.1:41234 (no trailing slash). */
@@ -31,7 +31,7 @@ export interface ServerOptions {
 
 export async function startBenchServer(options: ServerOptions = {}): Promise<BenchServer> {
   if (options.server) return { url: options.server.replace(/\/+$/, '').replace(/\/fhir$/, ''), close: async () => undefined, inProcess: false };
-  const tasks = options.tasksDir ? new TaskFolderSource(options.tasksDir) : defaultTaskSource();
+  const tasks = options.tasksDir ? new TaskFolderService(options.tasksDir) : defaultTaskService();
   // The runner's own server, one client: no per-client session limits.
   const { app, context } = buildApp({ dbPath: options.dbPath ?? ':memory:', gym: { maxSessions: 10_000, ...noClientLimits }, ...(tasks ? { tasks } : {}) });
   let seeded: string | undefined;

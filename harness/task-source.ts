@@ -11,7 +11,7 @@ import { instructionFor, POPULATION_VARIANT } from './variants.ts';
 import type { Task } from '../contracts/task.ts';
 
 /** `<specialty>/<slug>`: also keeps a task id from naming a path outside the tasks folder. */
-const TASK_ID = /^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/;
+export const TASK_ID = /^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/;
 /** A variant of a patient-level task is a Patient id (FHIR id syntax). */
 const PATIENT_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 

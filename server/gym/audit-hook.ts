@@ -5,6 +5,7 @@ import { parseQueryString, splitTarget } from '../fhir-request.ts';
 import { DEFAULT_SANDBOX } from '../../resources/storage/sandbox.ts';
 import type { SessionManager } from './sessions.ts';
 import { missedSessionBase } from './session-paths.ts';
+import { INTERNAL_HEADER } from './task-service.ts';
 
 /** Requests made by the gym's tool executor carry the tool's name in this header. */
 export const TOOL_HEADER = 'x-ehr-gym-tool';
@@ -15,6 +16,11 @@ const DEFAULT_BASE = /^\/+fhir/;
 
 export function registerAuditHook(app: FastifyInstance, sessions: SessionManager): void {
   app.addHook('onResponse', (request, reply, done) => {
+    // The server's own reads (a grader reading the final state, server/gym/task-service.ts) are not the agent's.
+    if (request.headers[INTERNAL_HEADER] === sessions.internalKey) {
+      done();
+      return;
+    }
     const sandbox = auditedSandbox(request, sessions);
     const session = sandbox === undefined ? undefined : sessions.get(sandbox);
     if (session) {

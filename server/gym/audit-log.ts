@@ -82,6 +82,7 @@ export class AuditLog {
       writes: db.prepare<[string], { n: number }>(
         'SELECT count(*) AS n FROM gym_audit WHERE sandbox = ? AND write = 1'),
       clear: db.prepare('DELETE FROM gym_audit WHERE sandbox = ?'),
+      lastSeq: db.prepare<[string], { seq: number | null }>('SELECT max(seq) AS seq FROM gym_audit WHERE sandbox = ?'),
       lastTime: db.prepare<[string], { time: string }>("SELECT time FROM gym_audit WHERE sandbox = ? AND method <> 'NOTE' ORDER BY seq DESC LIMIT 1"),
     };
     this.writePending = db.transaction(() => {
@@ -155,13 +156,19 @@ export class AuditLog {
     return usage;
   }
 
-  /** Entries after `afterSeq`, oldest first. */
+  /** The seq of the sandbox's newest entry (0 when it has none); seqs are never reused (AUTOINCREMENT). */
+  lastSeq(sandbox: string): number {
+    this.flush();
+    return this.stmts.lastSeq.get(sandbox)?.seq ?? 0;
+  }
+
   /** The session-clock time of the sandbox's newest entry, if any. */
   lastTime(sandbox: string): string | undefined {
     this.flush();
     return this.stmts.lastTime.get(sandbox)?.time;
   }
 
+  /** Entries after `afterSeq`, oldest first. */
   entries(sandbox: string, afterSeq = 0, limit = 10000): AuditEntry[] {
     this.flush();
     return this.stmts.list.all(sandbox, afterSeq, limit).map((row) => {

@@ -9,6 +9,9 @@ import type { PublicRoot } from '../http/public-url.ts';
 import type { LiveSession, SessionManager, SessionRequest } from './sessions.ts';
 import { injectClient, ToolExecutor } from '../tools/executor.ts';
 import { renderTools, toolFormats, type ToolFormat } from '../tools/index.ts';
+import { badRequest, issue, FhirError, notFound } from '../../resources/outcome.ts';
+import { isTaskService, localServer, type TaskService } from './task-service.ts';
+import { INTERNAL_HEADER } from './task-service.ts';
 
 export interface GymRoutesOptions {
   sessions: SessionManager;
@@ -52,6 +55,14 @@ const submitBody = {
   properties: { answer: {}, files: { type: 'object', additionalProperties: { type: 'string' } } },
 } as const;
 
+const catalogueQuery = {
+  type: 'object',
+  properties: {
+    specialty: { type: 'string' }, workflow: { type: 'string' }, level: { type: 'string', enum: ['patient', 'population'] }, split: { type: 'string' },
+  },
+  additionalProperties: false,
+} as const;
+
 const logQuery = {
   type: 'object',
   properties: { after: { type: 'integer', minimum: 0 }, limit: { type: 'integer', minimum: 0 } },
@@ -76,12 +87,40 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
     return id;
   };
 
+  // The server's own services reach it in process (server/gym/task-service.ts); their requests are marked internal.
+  const local = localServer(options.root, sessions.internalKey);
+  const internal = (request: FastifyRequest) => request.headers[INTERNAL_HEADER] === sessions.internalKey;
+  const taskService = (): TaskService => {
+    if (!isTaskService(sessions.tasks)) throw new FhirError(400, [issue('error', 'not-supported', 'This server was started without a tasks folder: it has no task catalogue and grades no session')]);
+    return sessions.tasks;
+  };
+
   app.get('/tools', { schema: { querystring: formatQuery } }, async (request) => renderTools(formatOf(request)));
+
+  // The task catalogue: what each task asks for and how it is scored, never what its grader compares with.
+  app.get('/tasks', { schema: { querystring: catalogueQuery } }, async (request) => {
+    const query = request.query as { specialty?: string; workflow?: string; level?: string; split?: string };
+    const tasks = taskService().cards().filter((card) => (query.specialty === undefined || card.specialty === query.specialty)
+      && (query.workflow === undefined || card.workflows.includes(query.workflow))
+      && (query.level === undefined || card.level === query.level) && (query.split === undefined || card.split === query.split));
+    // Variants take a search of the population per task, so only a task's own page lists them.
+    return { tasks };
+  });
+
+  app.get('/tasks/:specialty/:slug', async (request) => {
+    const { specialty, slug } = request.params as { specialty: string; slug: string };
+    const service = taskService();
+    const card = service.card(`${specialty}/${slug}`);
+    if (!card) throw notFound(`No task '${specialty}/${slug}' on this server (GET /gym/tasks lists them)`);
+    return { ...card, variants: (await service.variants(card.id, local)) ?? [] };
+  });
 
   app.post('/sessions', { schema: { querystring: formatQuery, body: sessionBody } }, async (request, reply) => {
     const body = (request.body ?? {}) as SessionRequest;
     const format = formatOf(request);
-    const session = sessions.create(body, (id) => fhirBaseUrl(root, id), request.ip);
+    await assertKnownVariant(sessions.tasks, body, local);
+    // The server's own scratch sessions (variant search) are no client's: no per-client quota.
+    const session = sessions.create(body, (id) => fhirBaseUrl(root, id), internal(request) ? undefined : request.ip);
     reply.code(201).header('location', `${root()}/gym/sessions/${session.meta.id}`);
     const { id, now, instruction, task, variant, toolOptions } = session.meta;
     return {
@@ -111,6 +150,32 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
 
   app.post('/sessions/:id/submit', { schema: { body: submitBody } }, async (request) => ({ submission: sessions.submit(idOf(request, true), request.body) }));
 
+  // Grades the episode as it stands, through the runner's grading path (harness/grade.ts via the TaskService). The
+  // first grade ends an unsubmitted episode; the graded log stops at the episode's end, and the final state cannot
+  // change after it (server/gym/episode-end.ts), so grading again gives the same verdicts.
+  app.post('/sessions/:id/grade', async (request) => {
+    const id = idOf(request, true);
+    const session = sessions.require(id);
+    if (sessions.isDefault(session)) throw badRequest('The default session (/fhir) is no episode; grade a session created with {task, variant}');
+    const service = taskService();
+    const { task, variant } = session.meta;
+    if (task === undefined) throw badRequest(`Session '${id}' has no task; create a session with {task, variant} to grade it`);
+    if (!service.card(task)) throw badRequest(`Session '${id}' is of task '${task}', which this server does not have`);
+    const end = sessions.endEpisode(session);
+    const log = sessions.audit.entries(id, 0, Number.MAX_SAFE_INTEGER).filter((e) => e.seq <= end.logSeq);
+    const { submission } = session.meta;
+    const report = await service.grade({
+      task, ...(variant !== undefined ? { variant } : {}), now: session.meta.now,
+      answer: submission?.answer, files: submission?.files ?? {}, log, changes: sessionChanges(session.repo, session.meta.watermark),
+      fhirBasePath: `/fhir/_session/${id}`,
+    }, local);
+    sessions.endEpisode(session, true);
+    return {
+      session: id, task, ...(variant !== undefined ? { variant } : {}), submitted: submission !== undefined, endedAt: end.at,
+      ...report,
+    };
+  });
+
   app.get('/sessions/:id/log', { schema: { querystring: logQuery } }, async (request) => {
     const session = sessions.require(idOf(request, true));
     const query = request.query as { after?: number; limit?: number };
@@ -131,6 +196,20 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
     const executor = new ToolExecutor(tools, session.meta.id, session.meta.toolOptions);
     return executor.call(name, request.body ?? {});
   });
+}
+
+/**
+ * A session of a task the server knows must name one of its variants on this population; the 400 lists them. A
+ * request that brings its own fixture brings its own patients, which the server's variant list cannot judge.
+ */
+async function assertKnownVariant(tasks: SessionManager['tasks'], body: SessionRequest, local: ReturnType<typeof localServer>): Promise<void> {
+  if (body.task === undefined || body.fixture !== undefined || !isTaskService(tasks)) return;
+  const variants = await tasks.variants(body.task, local);
+  if (variants === undefined) return; // an unknown task: SessionManager.create answers it
+  if (body.variant === undefined ? variants.length === 1 && variants[0] === 'population' : variants.includes(body.variant)) return;
+  const valid = variants.length === 0 ? 'it has no variant on this server\'s population' : `its variants on this server: ${variants.join(', ')}`;
+  const problem = body.variant === undefined ? 'needs a variant' : `has no variant '${body.variant}'`;
+  throw new FhirError(400, [issue('error', 'invalid', `Task '${body.task}' ${problem}; ${valid}`, ['variant'])]);
 }
 
 /** What the operator check's refusal names. */

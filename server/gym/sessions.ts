@@ -1,11 +1,12 @@
 // The session manager: gym sessions are sandboxes over the read-only base (resources/storage/sandbox.ts).
 // Creating one writes only its metadata row; resetting or deleting one removes its overlay rows and audit rows,
 // so every lifecycle step costs O(writes in that session), never O(base).
+import { randomBytes } from 'node:crypto';
 import type { Bundle } from '@medplum/fhirtypes';
 import { Repository } from '../../resources/storage/repository.ts';
 import { DEFAULT_SANDBOX, makeSandbox, virtualClock } from '../../resources/storage/sandbox.ts';
 import type { Store } from '../../resources/storage/store.ts';
-import { badRequest, FhirError, issue, notFound } from '../../resources/outcome.ts';
+import { badRequest, conflict, FhirError, issue, notFound } from '../../resources/outcome.ts';
 import type { ServerContext } from '../fhir-request.ts';
 import { AuditLog, defaultAuditLimits, type AuditLimits } from './audit-log.ts';
 import { CreationLimiter, defaultFairUse, type FairUseSettings } from './fair-use.ts';
@@ -78,6 +79,16 @@ export interface Submission {
   submittedAt: string;
 }
 
+/** Where a session's episode ended: its first submit, or a grade before any. */
+export interface EpisodeEnd {
+  /** Session clock at the end. */
+  at: string;
+  /** The last audit entry of the episode: what the session's grader is given stops there. */
+  logSeq: number;
+  /** Whether it has been graded (a graded session cannot be reset: its grade showed the grader's evidence). */
+  graded?: boolean;
+}
+
 export interface SessionMeta {
   id: string;
   task?: string;
@@ -90,6 +101,8 @@ export interface SessionMeta {
   fixture?: Bundle;
   toolOptions: ToolOptions;
   submission?: Submission;
+  /** Set when the episode ended: later writes to its FHIR base and later submits answer 409. */
+  ended?: EpisodeEnd;
   /** resource_history position after the fixture: later rows are the episode's changes. */
   watermark: number;
   /** Who created it (server/gym/fair-use.ts), for the per-client quota; never shown in an answer. */
@@ -117,13 +130,15 @@ export class SessionManager {
   private readonly stmts;
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly limiter: CreationLimiter;
+  /** Marks the server's own in-process requests (server/gym/task-service.ts): a secret of this process. */
+  readonly internalKey = randomBytes(18).toString('base64url');
 
   constructor(
     private readonly store: Store,
     private readonly context: ServerContext,
     defaultRepository: Repository,
     settings: GymOptions = {},
-    private readonly tasks?: TaskSource,
+    readonly tasks?: TaskSource,
   ) {
     this.settings = { ...defaultGymSettings, ...settings, audit: { ...defaultAuditLimits, ...settings.audit } };
     store.db.exec(SCHEMA);
@@ -230,7 +245,9 @@ export class SessionManager {
       this.store.clearSandbox(session.meta.id);
       this.audit.clear(session.meta.id);
     });
+    if (session.meta.ended?.graded) throw conflict(`Session '${id}' was graded: its grade showed the grader's evidence, so it cannot be reset; create a new session for another attempt`);
     delete session.meta.submission;
+    delete session.meta.ended;
     if (session === this.defaultSession) return session;
     session.repo = this.repositoryOf(id, new Date(session.meta.now));
     session.meta.watermark = 0;
@@ -245,15 +262,29 @@ export class SessionManager {
     this.discard(session.meta.id);
   }
 
+  /**
+   * Records the answer. A session's episode ends with its first submit: a second one is a 409 (the default session,
+   * /fhir, is no episode and takes any number).
+   */
   submit(id: string, body: unknown): Submission {
     const session = this.require(id);
+    if (session.meta.ended) throw episodeOver(id, session.meta.ended, 'it takes one answer');
     // The shape ({answer, files?: {name: text}}) is the route schema's (server/gym/routes.ts).
     const { answer, files } = body as { answer: unknown; files?: Record<string, string> };
     const submission: Submission = { answer, submittedAt: session.repo.now.toISOString() };
     if (files !== undefined) submission.files = files;
     session.meta.submission = submission;
-    if (session !== this.defaultSession) this.stmts.upsert.run(id, JSON.stringify(session.meta), session.lastActive);
+    // endEpisode stores the meta, the submission with it.
+    if (session !== this.defaultSession) this.endEpisode(session);
     return submission;
+  }
+
+  /** Ends the session's episode now if it has not ended (grading an unsubmitted session ends it too); its end. */
+  endEpisode(session: LiveSession, graded = false): EpisodeEnd {
+    if (!session.meta.ended) session.meta.ended = { at: session.repo.now.toISOString(), logSeq: this.audit.lastSeq(session.meta.id) };
+    if (graded && !session.meta.ended.graded) session.meta.ended.graded = true;
+    if (session !== this.defaultSession) this.stmts.upsert.run(session.meta.id, JSON.stringify(session.meta), session.lastActive);
+    return session.meta.ended;
   }
 
   /** Remove sessions idle longer than the TTL. Returns how many went. */
@@ -347,6 +378,11 @@ export class SessionManager {
     if (fixture !== undefined) spec.fixture = fixture as Bundle;
     return spec;
   }
+}
+
+/** The 409 for acting in a session whose episode ended. */
+export function episodeOver(id: string, end: EpisodeEnd, what: string): FhirError {
+  return conflict(`The episode of session '${id}' ended at ${end.at} with its ${end.graded ? 'grade' : 'submission'}; ${what}`);
 }
 
 /** The tool options of a new session: the defaults, overridden by what was asked (its shape is the route schema's). */
