@@ -25,6 +25,7 @@ import { fhirRoutes } from './http/fhir-routes.ts';
 import { publicRoot } from './http/public-url.ts';
 import { SessionManager, type GymOptions, type TaskSource } from './gym/sessions.ts';
 import { registerAuditHook } from './gym/audit-hook.ts';
+import { registerEpisodeEndGuard } from './gym/episode-end.ts';
 import { registerSessionPathGuard } from './gym/session-paths.ts';
 import { gymRoutes } from './gym/routes.ts';
 import { mcpRoutes } from './gym/mcp.ts';
@@ -106,6 +107,7 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
   registerErrorHandlers(app);
   registerSessionPathGuard(app);
   registerAuditHook(app, sessions);
+  registerEpisodeEndGuard(app, sessions, operations);
   app.register(fhirRoutes, { prefix: '/fhir', context, repositoryFor, publicRoot: root });
   app.register(fhirRoutes, { prefix: '/fhir/_session/:sessionId', context, repositoryFor, publicRoot: root });
   app.register(gymRoutes, { prefix: '/gym', sessions, root: app, adminToken: options.adminToken, publicRoot: root });
