@@ -1,6 +1,7 @@
 // Client of the gym HTTP API (server/gym/routes.ts): sessions, submission, audit log, changes, tools.
 import type { Bundle } from '@medplum/fhirtypes';
 import type { AuditEntry, ResourceChange } from '../contracts/gym-api.ts';
+import { FhirClient, type FhirClientOptions } from '../contracts/fhir-client.ts';
 
 export interface SessionInfo {
   id: string;
@@ -50,6 +51,11 @@ export class GymClient {
   /** `fetch`: how requests reach the server (default the global fetch; the server's own services pass an in-process one). */
   constructor(serverUrl: string, private readonly send: typeof globalThis.fetch = (input, init) => fetch(input, init)) {
     this.serverUrl = serverUrl.replace(/\/+$/, '');
+  }
+
+  /** A FHIR client for a session's base that reaches the server the way this client does. */
+  fhirClient(baseUrl: string, options: Omit<FhirClientOptions, 'fetch'> = {}): FhirClient {
+    return new FhirClient(baseUrl, { ...options, fetch: this.send });
   }
 
   createSession(request: CreateSessionRequest): Promise<SessionInfo> {

@@ -1,7 +1,7 @@
 // Patient binding: a task's variants are the patients of the current dataset (plus its fixture) that satisfy the
 // binding. Evaluated in a scratch session over HTTP, so it sees exactly what an episode's session will see.
 import type { Resource } from '@medplum/fhirtypes';
-import { FhirClient, referenceId, type SearchParams } from '../contracts/fhir-client.ts';
+import { referenceId, type SearchParams, type FhirClient } from '../contracts/fhir-client.ts';
 import type { GymClient } from './gym-client.ts';
 import type { BindingCriterion, Task } from '../contracts/task.ts';
 
@@ -44,7 +44,7 @@ export async function findVariants(task: Task, gym: GymClient): Promise<string[]
   if (task.spec.level === 'population') return [POPULATION_VARIANT];
   const session = await gym.createSession({ now: task.spec.now, ...(task.fixture ? { fixture: task.fixture } : {}) });
   try {
-    const fhir = new FhirClient(session.fhirBaseUrl);
+    const fhir = gym.fhirClient(session.fhirBaseUrl);
     const binding = task.spec.binding;
     const source = binding.candidates ?? { resourceType: 'Patient' };
     const found = await fhir.search(source.resourceType, { _count: 1000, ...substitutePatient(source.params ?? {}, '') }, { maxPages: 1000 });
