@@ -366,6 +366,41 @@ const URINE_CULTURE: OrderGroup = {
   source: 'IDSA 2010 uncomplicated cystitis guideline (urine culture and susceptibility); LOINC 630-4; CPT 87086',
 };
 
+const HCV_RNA: OrderGroup = {
+  id: 'hcv-rna',
+  label: 'hepatitis C virus RNA (quantitative viral load or qualitative NAT)',
+  codes: [
+    loinc(
+      '11011-4', // Hepatitis C virus RNA [Units/volume] (viral load) in Serum or Plasma by NAA with probe detection
+      '20416-5', // Hepatitis C virus RNA [Units/volume] (viral load) in Serum or Plasma by Probe with amplification
+      '38180-6', // Hepatitis C virus RNA [International unit/volume] (viral load) in Serum or Plasma by NAA
+      '10676-5', // Hepatitis C virus RNA [Units/volume] (viral load) in Serum or Plasma by Probe with signal amplification
+      '5012-4', // Hepatitis C virus RNA [Presence] in Serum or Plasma by NAA with probe detection
+    ),
+    cpt('87520', '87521', '87522'), // HCV nucleic acid: direct probe, amplified probe, quantification
+  ],
+  text: /\bhcv\b.*\b(rna|viral load|pcr|nat|quant)|hepatitis c (virus )?(rna|viral load|pcr)|hep(atitis)? c (viral load|rna|pcr)/i,
+  notText: /genotyp|antibod|\bab\b|anti-?hcv/i,
+  source: 'AASLD/IDSA HCV Guidance (testing: a positive HCV antibody is confirmed by HCV RNA; simplified treatment: quantitative HCV RNA before treatment, SVR12 HCV RNA 12 weeks after); CPT 87520-87522',
+};
+
+const HBSAG: OrderGroup = {
+  id: 'hbsag',
+  label: 'hepatitis B surface antigen (alone or in an acute hepatitis panel)',
+  codes: [
+    loinc(
+      '5196-1', // Hepatitis B virus surface Ag [Presence] in Serum or Plasma by Immunoassay
+      '5195-3', // Hepatitis B virus surface Ag [Presence] in Serum
+      '7905-3', // Hepatitis B virus surface Ag [Presence] in Serum or Plasma by Neutralization
+      '24363-4', // Acute hepatitis 2000 panel - Serum (HAV IgM, HBc IgM, HBsAg, HCV Ab)
+    ),
+    cpt('87340', '80074'), // HBsAg immunoassay; acute hepatitis panel
+  ],
+  text: /\bhbsag\b|hepatitis b surface antigen|hep(atitis)? b (s|surface) ?(ag|antigen)|acute hepatitis panel/i,
+  notText: /antibod|anti-?hbs|\bhbsab\b|vaccin/i,
+  source: 'AASLD/IDSA HCV Guidance (pretreatment assessment: HBsAg, because HBV reactivation can occur during DAA therapy; FDA boxed warning 2016); CPT 87340',
+};
+
 /** Every order intent the graders know, by id. */
 export const ORDER_GROUPS = {
   potassium: POTASSIUM,
@@ -387,6 +422,8 @@ export const ORDER_GROUPS = {
   chestCt: CHEST_CT,
   petCt: PET_CT,
   urineCulture: URINE_CULTURE,
+  hcvRna: HCV_RNA,
+  hbsag: HBSAG,
 } satisfies Record<string, OrderGroup>;
 
 export interface OrderGroupMatch {

@@ -114,6 +114,10 @@ t.test('other groups: the right code passes, the neighbouring test does not', as
   table(t, ORDER_GROUPS.chestCt, [['CPT 71250', coded(CPT, '71250')], ['low-dose CPT 71271', coded(CPT, '71271')], ['text "CT chest without contrast"', text('CT chest without contrast')]], [['text "PET/CT"', text('PET/CT skull base to mid-thigh')], ['text "CT angiogram chest"', text('CTA chest PE protocol')], ['chest x-ray', coded(SNOMED, '399208008')]]);
   table(t, ORDER_GROUPS.petCt, [['CPT 78815', coded(CPT, '78815')], ['text "FDG PET/CT"', text('FDG PET/CT')]], [['CT chest 71250', coded(CPT, '71250')]]);
   table(t, ORDER_GROUPS.urineCulture, [['630-4', coded(LOINC, '630-4')], ['text "Urine culture"', text('Urine culture')]], [['urinalysis 24356-8', coded(LOINC, '24356-8')], ['text "blood culture"', text('Blood culture')]]);
+  table(t, ORDER_GROUPS.hcvRna, [['11011-4', coded(LOINC, '11011-4')], ['CPT 87522', coded(CPT, '87522')], ['text "HCV RNA quantitative"', text('HCV RNA, quantitative (viral load)')], ['text "Hepatitis C viral load"', text('Hepatitis C viral load')]],
+    [['HCV antibody 13955-0', coded(LOINC, '13955-0')], ['text "HCV antibody"', text('HCV antibody with reflex to RNA')], ['text "HCV genotype"', text('HCV RNA genotype')]]);
+  table(t, ORDER_GROUPS.hbsag, [['5196-1', coded(LOINC, '5196-1')], ['CPT 87340', coded(CPT, '87340')], ['text "HBsAg"', text('HBsAg')], ['text "acute hepatitis panel"', text('Acute hepatitis panel')]],
+    [['text "HBsAb"', text('Hepatitis B surface antibody (anti-HBs)')], ['text "HBV DNA"', text('HBV DNA, quantitative')], ['HCV RNA 11011-4', coded(LOINC, '11011-4')]]);
 });
 
 t.test('every group names its source and has codes in at least one system', async (t) => {
