@@ -1,7 +1,11 @@
 // The benchmark's subcommands of `ehr-gym`: run, and task new|check|list. Registered by bin/ehr-gym.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
+import type { Agent } from './agents/agent.ts';
+import type { ModelSettings, Price } from './types.ts';
 
 function wholeNumber(min: number) {
   return (value: string): number => {
@@ -10,6 +14,31 @@ function wholeNumber(min: number) {
     return n;
   };
 }
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number > 0');
+  return n;
+}
+
+function temperature(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 2) throw new InvalidArgumentError('expected a number from 0 to 2');
+  return n;
+}
+
+/** `--price IN,OUT`: USD per million input and per million output tokens. */
+export function parsePrice(value: string): Price {
+  const parts = value.split(',').map((p) => p.trim());
+  const [input, output] = parts.map(Number);
+  if (parts.length !== 2 || parts.some((p) => p === '') || ![input, output].every((n) => Number.isFinite(n) && n >= 0)) {
+    throw new InvalidArgumentError('expected IN,OUT: USD per million input and output tokens, e.g. 2.5,10');
+  }
+  return { inputPerMillion: input, outputPerMillion: output };
+}
+
+/** Exit code of `ehr-gym run` when an episode ended in an infrastructure error (without --allow-errors). */
+export const INFRA_ERROR_EXIT_CODE = 3;
 
 interface ServerFlags {
   server?: string;
@@ -40,36 +69,87 @@ async function withServer<T>(flags: ServerFlags, work: (gym: import('./gym-clien
   }
 }
 
+interface RunFlags extends ServerFlags {
+  agent: string;
+  tasks?: string[];
+  trials: number;
+  concurrency: number;
+  out?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  temperature?: number;
+  maxTokens?: number;
+  maxTurns: number;
+  maxEpisodeTokens?: number;
+  episodeTimeLimit?: number;
+  toolOutputLimit: number;
+  strict?: boolean;
+  retries: number;
+  requestTimeout: number;
+  price?: Price;
+  allowErrors?: boolean;
+}
+
 export function registerBenchmarkCommands(program: Command): void {
   addServerOptions(program
     .command('run')
     .description('run an agent on tasks: a session per episode, graded; per-episode JSON and summary.json in --out')
-    .option('--agent <agent>', 'oracle, null or openai', 'oracle')
+    .option('--agent <agent>', 'oracle, null, openai, anthropic, or a module path (./my-agent.ts|.js) exporting an Agent', 'oracle')
     .option('--tasks <glob...>', 'task ids or globs, e.g. nephrology/* (default: all)')
     .option('--trials <k>', 'episodes per task variant', wholeNumber(1), 1)
     .option('--concurrency <c>', 'episodes in flight', wholeNumber(1), 4)
     .option('--out <dir>', 'results directory')
-    .option('--model <name>', 'openai: model (env OPENAI_MODEL)')
-    .option('--base-url <url>', 'openai: API base URL (env OPENAI_BASE_URL)')
-    .option('--api-key <key>', 'openai: API key (env OPENAI_API_KEY)')
-    .option('--max-turns <n>', 'openai: turn budget per episode', wholeNumber(1), 40)
-    .option('--retries <n>', 'openai: retries per completion', wholeNumber(0), 3))
-    .action(async (opts: ServerFlags & { agent: string; tasks?: string[]; trials: number; concurrency: number; out?: string; model?: string; baseUrl?: string; apiKey?: string; maxTurns: number; retries: number }) => {
+    .option('--model <name>', 'model (env OPENAI_MODEL / ANTHROPIC_MODEL)')
+    .option('--base-url <url>', 'model API base URL (env OPENAI_BASE_URL / ANTHROPIC_BASE_URL)')
+    .option('--api-key <key>', 'model API key (env OPENAI_API_KEY / ANTHROPIC_API_KEY)')
+    .option('--temperature <t>', 'sampling temperature (the API default when not given)', temperature)
+    .option('--max-tokens <n>', 'output tokens of one model reply (anthropic default 4096)', wholeNumber(1))
+    .option('--max-turns <n>', 'model calls per episode', wholeNumber(1), 40)
+    .option('--max-episode-tokens <n>', 'prompt + completion tokens per episode; the episode stops (an agent failure) once reached', wholeNumber(1))
+    .option('--episode-time-limit <seconds>', 'wall time per episode; the episode stops (an agent failure) once reached', positiveNumber)
+    .option('--tool-output-limit <chars>', 'characters of one tool result the model sees; longer ones are cut with a note (default sized for a 128k-token context)', wholeNumber(1), 64_000)
+    .option('--strict', 'offer strict-mode tool schemas (OpenAI strict function calling, Anthropic strict tool use)')
+    .option('--retries <n>', 'retries of a failed model request (429, 5xx, network, timeout; Retry-After honoured)', wholeNumber(0), 4)
+    .option('--request-timeout <seconds>', 'timeout of one model request', positiveNumber, 180)
+    .option('--price <in,out>', 'USD per million input and output tokens, for the cost columns', parsePrice)
+    .option('--allow-errors', `exit 0 even when episodes ended in infrastructure errors (otherwise exit ${INFRA_ERROR_EXIT_CODE})`))
+    .action(async (opts: RunFlags, command: Command) => {
       const { loadTask, selectTaskIds } = await import('./task-loader.ts');
       const { runBenchmark } = await import('./runner.ts');
       const { formatSummary } = await import('./scoring.ts');
-      const agent = await agentNamed(opts);
+      const { runProvenance } = await import('./provenance.ts');
+      // A bad --agent is a usage error (one line, exit 1), not a stack trace.
+      const agent = await agentNamed(opts).catch((err: Error) => command.error(`error: ${err.message}`));
       const ids = selectTaskIds(opts.tasks);
-      if (ids.length === 0) throw new InvalidArgumentError(`no task matches ${opts.tasks?.join(' ') ?? '(all)'}`);
+      if (ids.length === 0) command.error(`error: no task matches ${opts.tasks?.join(' ') ?? '(all)'}`);
       const tasks = await Promise.all(ids.map((id) => loadTask(id)));
-      const result = await withServer(opts, (gym) => runBenchmark({
-        tasks, agent, gym, trials: opts.trials, concurrency: opts.concurrency, progress: process.stderr.isTTY, ...(opts.out ? { outDir: opts.out } : {}),
-      }));
+      const { startBenchServer } = await import('./server.ts');
+      const { GymClient } = await import('./gym-client.ts');
+      const server = await startBenchServer({
+        ...(opts.server ? { server: opts.server } : {}), ...(opts.db ? { dbPath: opts.db } : {}),
+        patients: opts.patients, seed: opts.seed, seedProgress: process.stderr.isTTY,
+      });
+      let result;
+      try {
+        const provenance = await runProvenance(server.url, { inProcess: server.inProcess, ...(server.population ? { population: server.population } : {}) });
+        result = await runBenchmark({
+          tasks, agent, gym: new GymClient(server.url), trials: opts.trials, concurrency: opts.concurrency,
+          progress: process.stderr.isTTY ? 'bar' : 'lines', provenance, ...(opts.price ? { price: opts.price } : {}),
+          settings: runSettings(opts), ...(opts.out ? { outDir: opts.out } : {}),
+        });
+      } finally {
+        await server.close();
+      }
       for (const p of result.problems) console.error(`warning: ${p}`);
       console.log(`agent ${agent.name}, ${opts.trials} trial(s)`);
       console.log(formatSummary(result.summary));
       if (opts.out) console.log(`\nresults in ${opts.out}/summary.json and ${opts.out}/episodes/`);
       if (result.problems.length > 0) process.exitCode = 1;
+      if (result.summary.infraErrors > 0) {
+        console.error(`\n${result.summary.infraErrors} episode(s) ended in infrastructure errors (not scored)${opts.allowErrors ? '; --allow-errors given' : `: exit ${INFRA_ERROR_EXIT_CODE} (--allow-errors to accept them)`}`);
+        if (!opts.allowErrors) process.exitCode = INFRA_ERROR_EXIT_CODE;
+      }
     });
 
   const task = program.command('task').description('maintain tasks: new, check, list');
@@ -131,17 +211,64 @@ export function registerBenchmarkCommands(program: Command): void {
     });
 }
 
-async function agentNamed(opts: { agent: string; model?: string; baseUrl?: string; apiKey?: string; maxTurns: number; retries: number }) {
+/** The run's flags as summary.json records them (never the API key). */
+function runSettings(opts: RunFlags): Record<string, unknown> {
+  const { apiKey: _key, ...rest } = opts;
+  return { ...rest, ...(opts.server ? {} : { patients: opts.patients, seed: opts.seed }) };
+}
+
+/** The model settings from the flags (the built-in model agents' and a custom module's). */
+export function modelOptions(opts: RunFlags) {
+  return {
+    ...(opts.model ? { model: opts.model } : {}), ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+    ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}), ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+    maxTurns: opts.maxTurns, retries: opts.retries, timeoutMs: Math.round(opts.requestTimeout * 1000),
+    ...(opts.maxEpisodeTokens !== undefined ? { maxEpisodeTokens: opts.maxEpisodeTokens } : {}),
+    ...(opts.episodeTimeLimit !== undefined ? { episodeTimeLimitMs: Math.round(opts.episodeTimeLimit * 1000) } : {}),
+    toolOutputLimit: opts.toolOutputLimit, strict: opts.strict ?? false, ...(opts.price ? { price: opts.price } : {}),
+  };
+}
+
+function isAgent(value: unknown): value is Agent {
+  return typeof value === 'object' && value !== null && typeof (value as Agent).name === 'string' && typeof (value as Agent).run === 'function';
+}
+
+/**
+ * A custom agent module: its default export (or `agent`) is an Agent, or a function of the run's model settings
+ * returning one (harness/agents/example-agent.ts shows both).
+ */
+export async function loadAgentModule(path: string, settings: ModelSettings): Promise<Agent> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+  } catch (err) {
+    throw new InvalidArgumentError(`--agent ${path}: the module did not load: ${(err as Error).message}`);
+  }
+  const exported = module.default ?? module.agent;
+  const agent = typeof exported === 'function' ? await (exported as (s: ModelSettings) => unknown)(settings) : exported;
+  if (!isAgent(agent)) throw new InvalidArgumentError(`--agent ${path}: export an Agent ({name, run(ctx)}) as default or \`agent\`, or a function returning one`);
+  return agent;
+}
+
+async function agentNamed(opts: RunFlags): Promise<Agent> {
   switch (opts.agent) {
     case 'oracle': return (await import('./agents/oracle.ts')).oracleAgent;
     case 'null': return (await import('./agents/null.ts')).nullAgent;
     case 'openai': {
       const { openAiAgent, openAiOptionsFromEnv } = await import('./agents/openai.ts');
-      return openAiAgent(openAiOptionsFromEnv({
-        ...(opts.model ? { model: opts.model } : {}), ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
-        maxTurns: opts.maxTurns, retries: opts.retries,
-      }));
+      return openAiAgent(openAiOptionsFromEnv(modelOptions(opts)));
     }
-    default: throw new InvalidArgumentError(`unknown agent '${opts.agent}' (oracle, null or openai)`);
+    case 'anthropic': {
+      const { anthropicAgent, anthropicOptionsFromEnv } = await import('./agents/anthropic.ts');
+      return anthropicAgent(anthropicOptionsFromEnv(modelOptions(opts)));
+    }
+    default: {
+      if (/[\\/]|\.(ts|js|mjs|mts)$/.test(opts.agent)) {
+        const { modelSettings, openAiOptionsFromEnv } = await import('./agents/openai.ts');
+        const { apiKey: _key, ...options } = openAiOptionsFromEnv(modelOptions(opts));
+        return loadAgentModule(opts.agent, modelSettings('custom', options));
+      }
+      throw new InvalidArgumentError(`unknown agent '${opts.agent}' (oracle, null, openai, anthropic, or a path to a module such as ./my-agent.ts)`);
+    }
   }
 }

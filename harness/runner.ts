@@ -1,5 +1,6 @@
 // `ehr-gym run`: variants x trials episodes per task, run with bounded concurrency, written as one JSON file per
-// episode plus summary.json.
+// episode plus summary.json (the run's settings, provenance, totals, per-task table, failed and infrastructure-ended
+// episodes). Progress is a bar on a terminal and one plain line per episode otherwise (CI logs, pipes).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cliProgress from 'cli-progress';
@@ -8,7 +9,8 @@ import { summarize, type Summary } from './scoring.ts';
 import { findVariants } from './variants.ts';
 import type { Agent } from './agents/agent.ts';
 import type { GymClient } from './gym-client.ts';
-import type { EpisodeResult } from './types.ts';
+import type { RunProvenance } from './provenance.ts';
+import type { EpisodeResult, Price } from './types.ts';
 import type { Task } from '../contracts/task.ts';
 
 export interface RunOptions {
@@ -18,7 +20,15 @@ export interface RunOptions {
   trials: number;
   concurrency: number;
   outDir?: string;
-  progress?: boolean;
+  /** A bar (terminal) or a line per finished episode (`lines`, for pipes); none when absent. */
+  progress?: 'bar' | 'lines';
+  /** Where progress lines go (default stderr). */
+  progressLine?: (line: string) => void;
+  /** The server and population, recorded with every episode and in summary.json. */
+  provenance?: RunProvenance;
+  price?: Price;
+  /** The run's settings as given (flags), for summary.json. */
+  settings?: Record<string, unknown>;
 }
 
 export interface RunResult {
@@ -56,23 +66,43 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
   }
   const jobs = options.tasks.flatMap((task) => variants[task.spec.id].flatMap((variant) =>
     Array.from({ length: options.trials }, (_, trial) => ({ task, variant, trial: trial + 1 }))));
-  const bar = options.progress ? new cliProgress.SingleBar({ format: 'episodes [{bar}] {value}/{total} | passed {passed} | {task}', hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic) : undefined;
+  const bar = options.progress === 'bar' ? new cliProgress.SingleBar({ format: 'episodes [{bar}] {value}/{total} | passed {passed} | {task}', hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(jobs.length, 0, { passed: 0, task: '' });
   let passed = 0;
+  let done = 0;
+  const line = options.progressLine ?? ((text: string) => process.stderr.write(`${text}\n`));
   if (options.outDir) mkdirSync(join(options.outDir, 'episodes'), { recursive: true });
+  const startedAt = new Date().toISOString();
+  const clock = performance.now();
   const episodes = await pool(jobs, options.concurrency, async (job) => {
-    const { result } = await runEpisode({ ...job, agent: options.agent, gym: options.gym });
+    const { result } = await runEpisode({
+      ...job, agent: options.agent, gym: options.gym, ...(options.provenance ? { provenance: options.provenance } : {}), ...(options.price ? { price: options.price } : {}),
+    });
     if (result.pass) passed++;
+    done++;
     if (options.outDir) writeFileSync(join(options.outDir, 'episodes', episodeFileName(result)), JSON.stringify(result, null, 2));
-    bar?.increment(1, { passed, task: `${job.task.spec.id} ${job.variant} t${job.trial}` });
+    const name = `${job.task.spec.id} ${job.variant} t${job.trial}`;
+    bar?.increment(1, { passed, task: name });
+    if (options.progress === 'lines') {
+      const how = result.outcome === 'infra_error' ? `INFRA ERROR ${result.infraError}` : `${result.outcome} (score ${(result.score * 100).toFixed(0)}%)`;
+      line(`[${done}/${jobs.length}] ${name}: ${how}, ${(result.durationMs / 1000).toFixed(1)} s`);
+    }
     return result;
   });
   bar?.stop();
   const summary = summarize(episodes, options.trials);
   if (options.outDir) {
     writeFileSync(join(options.outDir, 'summary.json'), JSON.stringify({
-      agent: options.agent.name, trials: options.trials, variants, problems, summary,
-      episodes: episodes.map((e) => ({ task: e.task, variant: e.variant, trial: e.trial, pass: e.pass, score: e.score, toolCalls: e.toolCalls, file: `episodes/${episodeFileName(e)}` })),
+      agent: options.agent.name, trials: options.trials, concurrency: options.concurrency,
+      settings: { ...options.settings, ...(episodes.find((e) => e.settings)?.settings ? { model: episodes.find((e) => e.settings)!.settings } : {}) },
+      ...(options.price ? { price: options.price } : {}), ...(options.provenance ? { provenance: options.provenance } : {}),
+      startedAt, endedAt: new Date().toISOString(), wallTimeMs: Math.round(performance.now() - clock),
+      variants, problems, summary,
+      episodes: episodes.map((e) => ({
+        task: e.task, variant: e.variant, trial: e.trial, outcome: e.outcome, pass: e.pass, score: e.score, toolCalls: e.toolCalls,
+        durationMs: e.durationMs, ...(e.tokens ? { tokens: e.tokens } : {}), ...(e.cost !== undefined ? { cost: e.cost } : {}),
+        ...(e.error ? { error: e.error } : {}), ...(e.infraError ? { infraError: e.infraError } : {}), file: `episodes/${episodeFileName(e)}`,
+      })),
     }, null, 2));
   }
   return { episodes, summary, variants, problems };

@@ -1,6 +1,8 @@
 // Scores of a run: pass@1 (an episode passes when every checkpoint passes), weighted checkpoint score, pass^k
 // (tau-bench: mean over tasks of C(c,k)/C(n,k), n episodes and c passes per task), and breakdowns by specialty,
-// workflow and checkpoint category, plus tool calls per episode and failure categories.
+// workflow and checkpoint category, plus tool calls per episode and failure categories. Episodes the infrastructure
+// ended (outcome `infra_error`: the model API failing after its retries, the gym server failing) are not scored: they
+// are left out of every rate and denominator and counted apart, with their causes listed.
 import type { CheckpointCategory, Verdict } from '../contracts/task.ts';
 import type { EpisodeResult } from './types.ts';
 
@@ -41,10 +43,42 @@ export interface CategoryBreakdown {
   passRate: number;
 }
 
+/** One task's row of the per-task table. */
+export interface TaskRow extends Breakdown {
+  /** Scored episodes that pass. */
+  passes: number;
+  /** Episodes ended by the infrastructure (not in `episodes`, the scored count). */
+  infraErrors: number;
+  tokens: { prompt: number; completion: number };
+  cost?: number;
+  /** Mean wall time of an episode. */
+  meanDurationMs: number;
+}
+
+/** A scored episode that failed, and the first checkpoint (in task order) it failed. */
+export interface FailedEpisode {
+  task: string;
+  variant: string;
+  trial: number;
+  checkpoint?: string;
+  failure?: string;
+  error?: string;
+}
+
+export interface InfraErrorEpisode {
+  task: string;
+  variant: string;
+  trial: number;
+  infraError: string;
+}
+
 export interface Summary {
+  /** Scored episodes (infrastructure errors excluded). */
   episodes: number;
+  /** Episodes the infrastructure ended: excluded from every rate below. */
+  infraErrors: number;
   tasks: number;
-  /** Fraction of episodes that pass. */
+  /** Fraction of scored episodes that pass. */
   pass1: number;
   /** Mean weighted checkpoint score over episodes. */
   checkpointScore: number;
@@ -54,12 +88,23 @@ export interface Summary {
   bySpecialty: Record<string, Breakdown>;
   byWorkflow: Record<string, Breakdown>;
   byCategory: Partial<Record<CheckpointCategory, CategoryBreakdown>>;
-  byTask: Record<string, Breakdown & { passes: number }>;
+  byTask: Record<string, TaskRow>;
   toolCalls: { mean: number; min: number; max: number };
   failures: Record<string, number>;
   criticalFailures: number;
+  /** Scored episodes with an agent error (crash, budget, truncated final reply). */
   agentErrors: number;
+  /** Final replies cut at the output token limit (not graded as answers). */
+  truncatedFinalReplies: number;
+  /** Over every episode, infrastructure errors included (they cost tokens and time too). */
   tokens?: { prompt: number; completion: number };
+  cost?: number;
+  /** Sum of the episodes' wall times. */
+  episodeTimeMs: number;
+  /** Model requests retried. */
+  retries: number;
+  failedEpisodes: FailedEpisode[];
+  infraErrorEpisodes: InfraErrorEpisode[];
 }
 
 function breakdown(episodes: EpisodeResult[]): Breakdown {
@@ -80,7 +125,29 @@ function groupBy<T>(items: T[], keys: (item: T) => string[]): Map<string, T[]> {
   return new Map([...out.entries()].sort(([a], [b]) => a.localeCompare(b)));
 }
 
-export function summarize(episodes: EpisodeResult[], maxK?: number): Summary {
+const isInfra = (e: EpisodeResult) => e.outcome === 'infra_error';
+
+function tokenTotal(episodes: EpisodeResult[]): { prompt: number; completion: number } {
+  return { prompt: episodes.reduce((s, e) => s + (e.tokens?.prompt ?? 0), 0), completion: episodes.reduce((s, e) => s + (e.tokens?.completion ?? 0), 0) };
+}
+
+function costTotal(episodes: EpisodeResult[]): number | undefined {
+  const priced = episodes.filter((e) => e.cost !== undefined);
+  return priced.length === 0 ? undefined : priced.reduce((s, e) => s + e.cost!, 0);
+}
+
+function taskRow(all: EpisodeResult[]): TaskRow {
+  const scored = all.filter((e) => !isInfra(e));
+  const cost = costTotal(all);
+  return {
+    ...breakdown(scored), passes: scored.filter((e) => e.pass).length, infraErrors: all.length - scored.length,
+    tokens: tokenTotal(all), ...(cost !== undefined ? { cost } : {}), meanDurationMs: Math.round(mean(all.map((e) => e.durationMs ?? 0))),
+  };
+}
+
+export function summarize(all: EpisodeResult[], maxK?: number): Summary {
+  const episodes = all.filter((e) => !isInfra(e));
+  const infra = all.filter(isInfra);
   const byTask = groupBy(episodes, (e) => [e.task]);
   const perTask = [...byTask.values()].map((list) => ({ n: list.length, c: list.filter((e) => e.pass).length }));
   const kMax = maxK ?? Math.max(0, ...perTask.map((t) => t.n));
@@ -98,10 +165,12 @@ export function summarize(episodes: EpisodeResult[], maxK?: number): Summary {
   const failures: Record<string, number> = {};
   for (const v of verdicts) if (!v.pass) failures[v.failure ?? 'incorrect'] = (failures[v.failure ?? 'incorrect'] ?? 0) + 1;
   const calls = episodes.map((e) => e.toolCalls);
-  const withTokens = episodes.filter((e) => e.tokens);
+  const withTokens = all.filter((e) => e.tokens);
+  const cost = costTotal(all);
   return {
     episodes: episodes.length,
-    tasks: byTask.size,
+    infraErrors: infra.length,
+    tasks: new Set(all.map((e) => e.task)).size,
     pass1: mean(episodes.map((e) => (e.pass ? 1 : 0))),
     checkpointScore: mean(episodes.map((e) => e.score)),
     checkpointPassRate: verdicts.length === 0 ? 0 : verdicts.filter((v) => v.pass).length / verdicts.length,
@@ -109,14 +178,24 @@ export function summarize(episodes: EpisodeResult[], maxK?: number): Summary {
     bySpecialty: Object.fromEntries([...groupBy(episodes, (e) => [e.specialty])].map(([k, v]) => [k, breakdown(v)])),
     byWorkflow: Object.fromEntries([...groupBy(episodes, (e) => e.workflows)].map(([k, v]) => [k, breakdown(v)])),
     byCategory,
-    byTask: Object.fromEntries([...byTask].map(([k, v]) => [k, { ...breakdown(v), passes: v.filter((e) => e.pass).length }])),
+    byTask: Object.fromEntries([...groupBy(all, (e) => [e.task])].map(([k, v]) => [k, taskRow(v)])),
     toolCalls: { mean: mean(calls), min: calls.length ? Math.min(...calls) : 0, max: calls.length ? Math.max(...calls) : 0 },
     failures: Object.fromEntries(Object.entries(failures).sort(([a], [b]) => a.localeCompare(b))),
     criticalFailures: verdicts.filter((v) => v.critical && !v.pass).length,
     agentErrors: episodes.filter((e) => e.error).length,
-    ...(withTokens.length > 0 ? {
-      tokens: { prompt: withTokens.reduce((s, e) => s + e.tokens!.prompt, 0), completion: withTokens.reduce((s, e) => s + e.tokens!.completion, 0) },
-    } : {}),
+    truncatedFinalReplies: episodes.filter((e) => e.truncatedFinalReply).length,
+    ...(withTokens.length > 0 ? { tokens: tokenTotal(withTokens) } : {}),
+    ...(cost !== undefined ? { cost } : {}),
+    episodeTimeMs: all.reduce((s, e) => s + (e.durationMs ?? 0), 0),
+    retries: all.reduce((s, e) => s + (e.retries ?? 0), 0),
+    failedEpisodes: episodes.filter((e) => !e.pass).map((e) => {
+      const first = e.verdicts.find((v) => !v.pass);
+      return {
+        task: e.task, variant: e.variant, trial: e.trial,
+        ...(first ? { checkpoint: first.id, ...(first.failure ? { failure: first.failure } : {}) } : {}), ...(e.error ? { error: e.error } : {}),
+      };
+    }),
+    infraErrorEpisodes: infra.map((e) => ({ task: e.task, variant: e.variant, trial: e.trial, infraError: e.infraError ?? 'infrastructure error' })),
   };
 }
 
@@ -125,21 +204,36 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 /** The summary as a plain-text report (what `ehr-gym run` prints). */
 export function formatSummary(s: Summary): string {
   const lines: string[] = [];
-  lines.push(`episodes ${s.episodes} over ${s.tasks} task(s); agent errors ${s.agentErrors}`);
+  lines.push(`episodes ${s.episodes + s.infraErrors} over ${s.tasks} task(s): ${s.episodes} scored, ${s.infraErrors} infrastructure error(s) excluded from the rates; agent errors ${s.agentErrors}` +
+    (s.truncatedFinalReplies > 0 ? `, truncated final replies ${s.truncatedFinalReplies}` : ''));
   lines.push(`pass@1 ${pct(s.pass1)}   checkpoint score ${pct(s.checkpointScore)}   checkpoints passed ${pct(s.checkpointPassRate)}`);
   lines.push(`pass^k  ${Object.entries(s.passHatK).map(([k, v]) => `k=${k}: ${pct(v)}`).join('   ')}`);
   lines.push(`tool calls per episode: mean ${s.toolCalls.mean.toFixed(1)}, min ${s.toolCalls.min}, max ${s.toolCalls.max}`);
-  if (s.tokens) lines.push(`tokens: prompt ${s.tokens.prompt}, completion ${s.tokens.completion}`);
-  const table = (title: string, rows: [string, string, string, string][]) => {
+  if (s.tokens) lines.push(`tokens: prompt ${s.tokens.prompt}, completion ${s.tokens.completion}${s.cost !== undefined ? `   cost $${s.cost.toFixed(4)}` : ''}`);
+  lines.push(`episode time ${(s.episodeTimeMs / 1000).toFixed(1)} s in all; model requests retried ${s.retries}`);
+  const table = (title: string, rows: string[][]) => {
     lines.push('', title);
-    const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length)));
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
     for (const r of rows) lines.push(`  ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')}`);
   };
   table('by specialty', [['specialty', 'episodes', 'pass@1', 'score'], ...Object.entries(s.bySpecialty).map(([k, b]) => [k, String(b.episodes), pct(b.passRate), pct(b.meanScore)] as [string, string, string, string])]);
   table('by workflow', [['workflow', 'episodes', 'pass@1', 'score'], ...Object.entries(s.byWorkflow).map(([k, b]) => [k, String(b.episodes), pct(b.passRate), pct(b.meanScore)] as [string, string, string, string])]);
   table('by checkpoint category', [['category', 'checkpoints', 'passed', 'rate'], ...Object.entries(s.byCategory).map(([k, b]) => [k, String(b!.checkpoints), String(b!.passed), pct(b!.passRate)] as [string, string, string, string])]);
+  table('by task', [['task', 'episodes', 'passes', 'pass@1', 'score', 'infra errors', 'tokens', 'cost', 'mean time'],
+    ...Object.entries(s.byTask).map(([k, b]) => [k, String(b.episodes), String(b.passes), pct(b.passRate), pct(b.meanScore), String(b.infraErrors),
+      String(b.tokens.prompt + b.tokens.completion), b.cost !== undefined ? `$${b.cost.toFixed(4)}` : '-', `${(b.meanDurationMs / 1000).toFixed(1)} s`])]);
   if (Object.keys(s.failures).length > 0) {
     lines.push('', `failed checkpoints by cause (${s.criticalFailures} critical): ${Object.entries(s.failures).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  }
+  if (s.failedEpisodes.length > 0) {
+    lines.push('', 'failed episodes (first failing checkpoint)');
+    for (const f of s.failedEpisodes) {
+      lines.push(`  ${f.task} ${f.variant} t${f.trial}: ${f.checkpoint ?? '(no checkpoint)'}${f.failure ? ` [${f.failure}]` : ''}${f.error ? ` - ${f.error}` : ''}`);
+    }
+  }
+  if (s.infraErrorEpisodes.length > 0) {
+    lines.push('', 'infrastructure errors (not scored)');
+    for (const f of s.infraErrorEpisodes) lines.push(`  ${f.task} ${f.variant} t${f.trial}: ${f.infraError}`);
   }
   return lines.join('\n');
 }

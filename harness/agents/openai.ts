@@ -1,6 +1,15 @@
-// An OpenAI-compatible chat-completions agent: the model gets the gym tools (GET /gym/tools?format=openai) and each
-// tool call runs through POST /gym/sessions/{id}/tools/{name}, so it is executed and audited by the server.
+// An OpenAI-compatible Chat Completions agent (`--agent openai`): the gym tools as function tools (strict mode with
+// --strict), each tool call run through POST /gym/sessions/{id}/tools/{name} (executed and audited by the server).
+// The loop, budgets and accounting are model-loop.ts's.
 import type { Agent, AgentContext, AgentOutcome } from './agent.ts';
+import { defaultRetryPolicy, postJson, type RetryPolicy } from './model-api.ts';
+import { DEFAULT_TOOL_OUTPUT_LIMIT, parseArguments, runModelAgent, systemPrompt, type Conversation, type ModelReply } from './model-loop.ts';
+import { strictSchema } from '../../server/tools/render.ts';
+import { toOpenAiTool } from '../../server/tools/index.ts';
+import type { ToolDefinition } from '../../server/tools/tool.ts';
+import type { ModelSettings } from '../types.ts';
+
+export { systemPrompt };
 
 export interface OpenAiAgentOptions {
   /** e.g. https://api.openai.com/v1 or a local server's /v1 (env OPENAI_BASE_URL). */
@@ -8,25 +17,60 @@ export interface OpenAiAgentOptions {
   apiKey?: string;
   model: string;
   maxTurns: number;
-  /** Retries of a failed completion request (429, 5xx, network). */
+  /** Retries of a failed completion request (408, 409, 429, 5xx, network, timeout). */
   retries: number;
+  /** First backoff step when the server sends no Retry-After. */
   retryDelayMs: number;
   temperature?: number;
+  /** max_completion_tokens of one reply. */
+  maxTokens?: number;
+  /** Prompt plus completion tokens of one episode. */
+  maxEpisodeTokens?: number;
+  episodeTimeLimitMs?: number;
+  toolOutputLimit?: number;
+  strict?: boolean;
   /** Per-request timeout. */
   timeoutMs: number;
+  price?: ModelSettings['price'];
+  /** Jitter source (tests pin it). */
+  random?: () => number;
 }
 
 export function openAiOptionsFromEnv(overrides: Partial<OpenAiAgentOptions> = {}): OpenAiAgentOptions {
+  const apiKey = overrides.apiKey ?? process.env.OPENAI_API_KEY;
   return {
+    ...overrides,
     baseUrl: overrides.baseUrl ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
-    ...(overrides.apiKey ?? process.env.OPENAI_API_KEY ? { apiKey: overrides.apiKey ?? process.env.OPENAI_API_KEY } : {}),
+    ...(apiKey ? { apiKey } : {}),
     model: overrides.model ?? process.env.OPENAI_MODEL ?? 'gpt-4o-mini',
     maxTurns: overrides.maxTurns ?? 40,
-    retries: overrides.retries ?? 3,
-    retryDelayMs: overrides.retryDelayMs ?? 1000,
-    timeoutMs: overrides.timeoutMs ?? 120_000,
-    ...(overrides.temperature !== undefined ? { temperature: overrides.temperature } : {}),
+    retries: overrides.retries ?? defaultRetryPolicy.retries,
+    retryDelayMs: overrides.retryDelayMs ?? defaultRetryPolicy.baseDelayMs,
+    timeoutMs: overrides.timeoutMs ?? defaultRetryPolicy.timeoutMs,
   };
+}
+
+/** The settings an episode records (never the API key). */
+export function modelSettings(provider: string, o: Omit<OpenAiAgentOptions, 'apiKey'>): ModelSettings {
+  return {
+    provider, model: o.model, baseUrl: o.baseUrl,
+    ...(o.temperature !== undefined ? { temperature: o.temperature } : {}), ...(o.maxTokens !== undefined ? { maxTokens: o.maxTokens } : {}),
+    maxTurns: o.maxTurns,
+    ...(o.maxEpisodeTokens !== undefined ? { maxEpisodeTokens: o.maxEpisodeTokens } : {}), ...(o.episodeTimeLimitMs !== undefined ? { episodeTimeLimitMs: o.episodeTimeLimitMs } : {}),
+    toolOutputLimit: o.toolOutputLimit ?? DEFAULT_TOOL_OUTPUT_LIMIT, strict: o.strict ?? false,
+    retries: o.retries, requestTimeoutMs: o.timeoutMs, ...(o.price ? { price: o.price } : {}),
+  };
+}
+
+export function retryPolicyOf(o: Pick<OpenAiAgentOptions, 'retries' | 'retryDelayMs' | 'timeoutMs' | 'random'>): RetryPolicy {
+  return { ...defaultRetryPolicy, retries: o.retries, baseDelayMs: o.retryDelayMs, timeoutMs: o.timeoutMs, ...(o.random ? { random: o.random } : {}) };
+}
+
+export function openAiTools(tools: ToolDefinition[], strict: boolean): unknown[] {
+  return tools.map((t) => {
+    const tool = toOpenAiTool(t);
+    return strict ? { ...tool, function: { ...tool.function, parameters: strictSchema(t.parameters), strict: true } } : tool;
+  });
 }
 
 interface ToolCall {
@@ -47,98 +91,49 @@ interface Completion {
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
-export function systemPrompt(ctx: AgentContext): string {
-  const requester = ctx.task.spec.requester.display ?? ctx.task.spec.requester.reference;
-  return [
-    'You are a physician agent working in an electronic health record through FHIR R4 tools.',
-    `The current date and time is ${ctx.session.now}. The request comes from ${requester} (${ctx.task.spec.requester.reference}).`,
-    ctx.patient ? `The patient is Patient/${ctx.patient}.` : 'This is a population-level request.',
-    'Look up what you need in the chart, make any orders or notes the request calls for by writing FHIR resources, ',
-    'and call finish with your answer when you are done.',
-  ].join(' ');
-}
+class ChatCompletions implements Conversation {
+  readonly messages: ChatMessage[];
 
-class CompletionError extends Error {
-  constructor(message: string, readonly retryable: boolean) {
-    super(message);
+  constructor(private readonly options: OpenAiAgentOptions, private readonly tools: unknown[], ctx: AgentContext) {
+    this.messages = [{ role: 'system', content: systemPrompt(ctx) }, { role: 'user', content: ctx.instruction }];
   }
-}
 
-async function complete(options: OpenAiAgentOptions, body: unknown): Promise<Completion> {
-  let lastError: Error | undefined;
-  for (let attempt = 0; attempt <= options.retries; attempt++) {
-    if (attempt > 0) await new Promise((r) => setTimeout(r, options.retryDelayMs * 2 ** (attempt - 1)));
-    try {
-      const response = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
-      const text = await response.text();
-      if (!response.ok) throw new CompletionError(`chat completion ${response.status}: ${text.slice(0, 300)}`, response.status === 429 || response.status >= 500);
-      return JSON.parse(text) as Completion;
-    } catch (err) {
-      lastError = err as Error;
-      if (err instanceof CompletionError && !err.retryable) throw err;
-    }
+  async next(deadline?: AbortSignal) {
+    const o = this.options;
+    const response = await postJson(`${o.baseUrl.replace(/\/+$/, '')}/chat/completions`, o.apiKey ? { authorization: `Bearer ${o.apiKey}` } : {}, {
+      model: o.model, messages: this.messages, tools: this.tools, tool_choice: 'auto',
+      ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+      ...(o.maxTokens !== undefined ? { max_completion_tokens: o.maxTokens } : {}),
+    }, retryPolicyOf(o), deadline);
+    const completion = response.body as Completion;
+    const choice = completion.choices?.[0];
+    if (!choice?.message) throw new Error(`no message in the completion: ${JSON.stringify(completion).slice(0, 200)}`);
+    const message = choice.message;
+    const calls = message.tool_calls ?? [];
+    const assistant: ChatMessage = { role: 'assistant', content: message.content ?? null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+    this.messages.push(assistant);
+    const finishReason = choice.finish_reason ?? 'unknown';
+    const reply: ModelReply = {
+      text: message.content ?? '',
+      toolUses: calls.map((c) => ({ id: c.id, name: c.function?.name ?? '', ...parseArguments(c.function?.arguments) })),
+      finishReason, truncated: finishReason === 'length',
+      usage: { prompt: completion.usage?.prompt_tokens ?? 0, completion: completion.usage?.completion_tokens ?? 0 },
+    };
+    return { ...response, reply };
   }
-  throw lastError ?? new Error('chat completion failed');
+
+  addToolResults(results: { id: string; text: string }[]): void {
+    for (const r of results) this.messages.push({ role: 'tool', tool_call_id: r.id, content: r.text });
+  }
 }
 
 export function openAiAgent(options: OpenAiAgentOptions): Agent {
+  const settings = modelSettings('openai', options);
   return {
     name: `openai:${options.model}`,
-    async run(ctx: AgentContext): Promise<AgentOutcome> {
-      const tools = await ctx.gym.tools('openai');
-      const messages: ChatMessage[] = [
-        { role: 'system', content: systemPrompt(ctx) },
-        { role: 'user', content: ctx.instruction },
-      ];
-      const tokens = { prompt: 0, completion: 0 };
-      const transcript: unknown[] = messages.map((m) => ({ ...m }));
-      const outcome = (error?: string): AgentOutcome => ({ transcript, tokens, ...(error ? { error } : {}) });
-      for (let turn = 0; turn < options.maxTurns; turn++) {
-        let completion: Completion;
-        try {
-          completion = await complete(options, {
-            model: options.model, messages, tools, tool_choice: 'auto',
-            ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-          });
-        } catch (err) {
-          return outcome((err as Error).message);
-        }
-        tokens.prompt += completion.usage?.prompt_tokens ?? 0;
-        tokens.completion += completion.usage?.completion_tokens ?? 0;
-        const message = completion.choices?.[0]?.message;
-        if (!message) return outcome('the model returned no message');
-        const assistant: ChatMessage = { role: 'assistant', content: message.content ?? null, ...(message.tool_calls?.length ? { tool_calls: message.tool_calls } : {}) };
-        messages.push(assistant);
-        transcript.push(assistant);
-        if (!message.tool_calls || message.tool_calls.length === 0) {
-          // A reply without tool calls ends the episode; its text is the answer.
-          await ctx.gym.submit(ctx.session.id, message.content ?? '');
-          return outcome();
-        }
-        let finished = false;
-        for (const call of message.tool_calls) {
-          let args: unknown;
-          let text: string;
-          try {
-            args = call.function.arguments ? JSON.parse(call.function.arguments) : {};
-            const result = await ctx.gym.callTool(ctx.session.id, call.function.name, args);
-            text = result.text;
-            if (result.finished) finished = true;
-          } catch (err) {
-            text = `Tool call failed: ${(err as Error).message}`;
-          }
-          const reply: ChatMessage = { role: 'tool', tool_call_id: call.id, content: text };
-          messages.push(reply);
-          transcript.push(reply);
-        }
-        if (finished) return outcome();
-      }
-      return outcome(`no finish within ${options.maxTurns} turns`);
-    },
+    run: (ctx: AgentContext): Promise<AgentOutcome> => runModelAgent(ctx, {
+      settings, renderTools: openAiTools,
+      start: (c, tools) => new ChatCompletions(options, tools, c),
+    }),
   };
 }

@@ -143,3 +143,73 @@ export function truncate(text: string, max: number | null): string {
   if (max === null || text.length <= max) return text;
   return `${text.slice(0, max)}... [truncated: ${text.length} characters, showing the first ${max}]`;
 }
+
+// Strict-mode tool schemas (OpenAI `strict: true` function calling, Anthropic strict tool use). Both accept only closed
+// objects whose every property is required, so an optional property becomes required-and-nullable; neither accepts a
+// free-form object (a FHIR resource, a map of search parameters, a patch value), so those travel as JSON text and
+// decodeStrictArguments turns them back into the values the tool's own schema describes. Length and range bounds are
+// not accepted by both either: they move into the description (the server still checks them and answers with a tool
+// error when one is broken).
+
+type Schema = Record<string, any>;
+
+const BOUNDS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'multipleOf'] as const;
+
+/** An object without declared properties, or a schema without a type: any JSON value fits. */
+function freeForm(node: Schema): boolean {
+  if (node.type === undefined && node.anyOf === undefined && node.enum === undefined) return true;
+  return node.type === 'object' && node.properties === undefined;
+}
+
+function withNull(node: Schema): Schema {
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  return { ...node, type: types.includes('null') ? types : [...types, 'null'], ...(node.enum ? { enum: [...node.enum, null] } : {}) };
+}
+
+function strictNode(node: Schema, nullable: boolean): Schema {
+  let out: Schema;
+  if (freeForm(node)) {
+    out = { type: 'string', description: `${node.description ? `${node.description} ` : ''}Give it as JSON text.` };
+  } else if (node.type === 'object') {
+    const required = new Set<string>(node.required ?? []);
+    const properties = Object.fromEntries(Object.entries(node.properties as Record<string, Schema>).map(([k, v]) => [k, strictNode(v, !required.has(k))]));
+    out = { type: 'object', ...(node.description ? { description: node.description } : {}), properties, required: Object.keys(properties), additionalProperties: false };
+  } else {
+    out = { ...node };
+    if (node.type === 'array' && node.items) out.items = strictNode(node.items as Schema, false);
+    const bounds = BOUNDS.filter((b) => node[b] !== undefined).map((b) => `${b} ${JSON.stringify(node[b])}`);
+    for (const b of BOUNDS) delete out[b];
+    if (bounds.length > 0) out.description = `${node.description ? `${node.description} ` : ''}(${bounds.join(', ')})`;
+  }
+  return nullable ? withNull(out) : out;
+}
+
+/** A tool's argument schema in the form strict mode accepts (see above). */
+export function strictSchema(parameters: Schema): Schema {
+  return strictNode(parameters, false);
+}
+
+/** Arguments a model produced against strictSchema(parameters), turned back into what `parameters` describes. */
+export function decodeStrictArguments(parameters: Schema, args: unknown): unknown {
+  if (args === null || args === undefined) return args;
+  if (freeForm(parameters)) {
+    if (typeof args !== 'string') return args;
+    try {
+      return JSON.parse(args);
+    } catch {
+      return args; // not JSON after all: the tool's validation names the problem to the model
+    }
+  }
+  if (parameters.type === 'object' && parameters.properties && typeof args === 'object' && !Array.isArray(args)) {
+    const required = new Set<string>(parameters.required ?? []);
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
+      if (value === null && !required.has(key)) continue; // strict mode's way of leaving an optional property out
+      const schema = (parameters.properties as Record<string, Schema>)[key];
+      out[key] = schema ? decodeStrictArguments(schema, value) : value;
+    }
+    return out;
+  }
+  if (parameters.type === 'array' && parameters.items && Array.isArray(args)) return args.map((item) => decodeStrictArguments(parameters.items as Schema, item));
+  return args;
+}
