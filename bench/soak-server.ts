@@ -19,8 +19,8 @@ export interface ServerProcess {
  * the pid is the server's and a SIGKILL reaches it; resolves once it prints its address. An empty database is
  * seeded with `patients` first. `budgetMs` undefined: the server's default budget.
  */
-export function startServer(db: string, patients: number, budgetMs?: number): Promise<ServerProcess> {
-  const args = ['--import', 'tsx', 'bench/soak-child.ts', db, String(patients), ...(budgetMs === undefined ? [] : [String(budgetMs)])];
+export function startServer(db: string, patients: number, budgetMs: number | undefined, readWorkers: number): Promise<ServerProcess> {
+  const args = ['--import', 'tsx', 'bench/soak-child.ts', db, String(patients), budgetMs === undefined ? 'default' : String(budgetMs), String(readWorkers)];
   const child = spawn(process.execPath, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';

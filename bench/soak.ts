@@ -5,7 +5,8 @@
 // server's RSS over time. The server is a child process (bench/soak-server.ts); the load runs in this process.
 // Settings (environment): BENCH_SOAK_SECONDS (60), BENCH_SOAK_SESSIONS (50), BENCH_SOAK_PATIENTS (20, the seeded
 // base), BENCH_SOAK_THINK_MS (200: mean pause of a session between requests, as an agent waits for its model),
-// BENCH_SOAK_BUDGETS ("default,200": one run per per-request time budget in ms, "default" being the server's own),
+// BENCH_SOAK_BUDGETS ("default": one run per per-request time budget in ms, "default" being the server's own),
+// BENCH_SOAK_READ_WORKERS ("0,2": one run per read-pool size, 0 being every request on the main thread),
 // BENCH_SOAK_KILL (1; 0 runs without the kill, for a longer look at memory).
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +19,8 @@ const SESSIONS = Number(process.env.BENCH_SOAK_SESSIONS ?? 50);
 const PATIENTS = Number(process.env.BENCH_SOAK_PATIENTS ?? 20);
 const THINK_MS = Number(process.env.BENCH_SOAK_THINK_MS ?? 200);
 const KILL = process.env.BENCH_SOAK_KILL !== '0';
-const BUDGETS = (process.env.BENCH_SOAK_BUDGETS ?? 'default,200').split(',').map((b) => (b.trim() === 'default' ? undefined : Number(b)));
+const READ_WORKERS = (process.env.BENCH_SOAK_READ_WORKERS ?? '0,2').split(',').map((n) => Number(n.trim()));
+const BUDGETS = (process.env.BENCH_SOAK_BUDGETS ?? 'default').split(',').map((b) => (b.trim() === 'default' ? undefined : Number(b)));
 /** A request unanswered after this long is a hang (the server's own time budget is 5 s). */
 const HANG_MS = 30_000;
 
@@ -201,14 +203,14 @@ const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 
 export async function benchSoak(): Promise<string> {
   const parts: string[] = [];
-  for (const budget of BUDGETS) parts.push(await soak(budget));
+  for (const budget of BUDGETS) for (const workers of READ_WORKERS) parts.push(await soak(budget, workers));
   return parts.join('\n\n');
 }
 
-/** One soak run against a fresh database, the server on time budget `budgetMs` (undefined: its default). */
-async function soak(budgetMs: number | undefined): Promise<string> {
+/** One soak run against a fresh database, the server on time budget `budgetMs` (undefined: its default) with `readWorkers`. */
+async function soak(budgetMs: number | undefined, readWorkers: number): Promise<string> {
   tally = emptyTally();
-  const budgetName = budgetMs === undefined ? 'the default time budget (5000 ms)' : `a time budget of ${budgetMs} ms`;
+  const budgetName = `${budgetMs === undefined ? 'the default time budget (5000 ms)' : `a time budget of ${budgetMs} ms`}, ${readWorkers ? `${readWorkers} read workers` : 'no read workers (every request on the main thread)'}`;
   const dir = mkdtempSync(join(tmpdir(), 'ehr-gym-soak-'));
   const db = join(dir, 'soak.sqlite');
   const loadAtStart = loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -216,7 +218,7 @@ async function soak(budgetMs: number | undefined): Promise<string> {
   let sampler: NodeJS.Timeout | undefined;
   try {
     const seedStarted = performance.now();
-    current = await startServer(db, PATIENTS, budgetMs);
+    current = await startServer(db, PATIENTS, budgetMs, readWorkers);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const list = await request('GET', `/fhir/Patient?_count=${PATIENTS}&_elements=id`);
     if (list.kind !== 'answer' || list.status !== 200) throw new Error(`listing patients failed: ${JSON.stringify(list).slice(0, 300)}`);
@@ -258,7 +260,7 @@ async function soak(budgetMs: number | undefined): Promise<string> {
     const acksBeforeKill = tally.acks.length;
     if (KILL) {
       await killHard(current);
-      current = await startServer(db, PATIENTS, budgetMs);
+      current = await startServer(db, PATIENTS, budgetMs, readWorkers);
     }
     const restartedAt = KILL ? performance.now() : Infinity;
     await Promise.all(workers);

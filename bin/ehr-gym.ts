@@ -1,5 +1,6 @@
 // The ehr-gym command line.
 import { Command, InvalidArgumentError } from 'commander';
+import { availableParallelism } from 'node:os';
 import { serve, stopOnSignals } from '../server/main.ts';
 import { logLevels, type LogLevel } from '../server/app.ts';
 import { registerBenchmarkCommands } from '../harness/cli.ts';
@@ -30,8 +31,9 @@ program
   .option('--max-sessions-per-client <n>', 'live gym sessions one client may hold', positiveInt, 100)
   .option('--session-creates-per-minute <n>', 'sessions one client may create a minute, after a burst of 60', positiveInt, 120)
   .option('--patients <n>', 'size of the default population built into an empty database (seed 1)', positiveInt, 250)
+  .option('--read-workers <n>', 'worker threads answering searches and other heavy reads, each with its own read-only connection; 0: all on the main thread (env EHR_GYM_READ_WORKERS; default the CPU count, at least 2; unused with --db :memory:)', nonNegativeInt, defaultReadWorkers())
   .option('--log-level <level>', `JSON log lines on stdout at this level and above: ${logLevels.join(', ')} (env EHR_GYM_LOG_LEVEL)`, logLevel, (process.env.EHR_GYM_LOG_LEVEL as LogLevel | undefined) ?? 'warn')
-  .action(async (opts: { port: number; host: string; db: string; baseUrl?: string; trustProxy?: string; maxSessions: number; maxSessionsPerClient: number; sessionCreatesPerMinute: number; patients: number; logLevel: LogLevel }) => {
+  .action(async (opts: { port: number; host: string; db: string; baseUrl?: string; trustProxy?: string; maxSessions: number; maxSessionsPerClient: number; sessionCreatesPerMinute: number; patients: number; readWorkers: number; logLevel: LogLevel }) => {
     const { mkdirSync } = await import('node:fs');
     const { dirname } = await import('node:path');
     // A malformed base URL (from the flag or the environment) stops the server before it seeds or listens.
@@ -63,6 +65,7 @@ program
       port: opts.port, host: opts.host, dbPath: opts.db, ...(inMemory ? { store: seedStore } : {}), ...(tasks ? { tasks } : {}), adminToken,
       ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}), ...(trustProxy !== undefined ? { trustProxy } : {}),
       gym: { maxSessions: opts.maxSessions, maxSessionsPerClient: opts.maxSessionsPerClient, sessionCreatesPerMinute: opts.sessionCreatesPerMinute },
+      readPool: { workers: opts.readWorkers },
     });
     stopOnSignals(app);
     const base = opts.baseUrl !== undefined ? parseBaseUrl(opts.baseUrl) : address;
@@ -113,6 +116,11 @@ program
     }
     if (opts.stats && result.card) console.log(result.card);
   });
+
+function defaultReadWorkers(): number {
+  const fromEnv = process.env.EHR_GYM_READ_WORKERS;
+  return fromEnv !== undefined && fromEnv !== '' ? nonNegativeInt(fromEnv) : Math.max(2, availableParallelism());
+}
 
 function positiveInt(value: string): number {
   const n = Number(value);

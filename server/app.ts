@@ -8,20 +8,12 @@ import { createSearchService } from '../resources/search/index.ts';
 import { sharedTerminology, type TerminologyService } from '../resources/terminology/index.ts';
 import { defaultSettings, type ServerSettings } from './context.ts';
 import type { ServerContext } from './fhir-request.ts';
-import { OperationRegistry } from './operations/registry.ts';
-import { validateOperation } from './operations/validate.ts';
-import { lookupOperation } from './operations/terminology-lookup.ts';
-import { expandOperation } from './operations/terminology-expand.ts';
-import { validateCodeOperation } from './operations/terminology-validate-code.ts';
-import { subsumesOperation } from './operations/terminology-subsumes.ts';
-import { translateOperation } from './operations/terminology-translate.ts';
-import { everythingOperation } from './operations/everything.ts';
-import { evidenceOperation } from './operations/evidence.ts';
-import { viewDefinitionRunOperation, viewRunOperation } from './operations/view-run.ts';
-import { sqlQueryRunOperation } from './operations/sql-query.ts';
+import { defaultOperations } from './operations/index.ts';
 import { registerBodyParsers } from './http/content-type.ts';
 import { registerErrorHandlers, renderClientError, renderError } from './http/errors.ts';
 import { fhirRoutes } from './http/fhir-routes.ts';
+import { ReadPool } from './read-pool/pool.ts';
+import { route } from './router.ts';
 import { publicRoot } from './http/public-url.ts';
 import { SessionManager, type GymOptions, type TaskSource } from './gym/sessions.ts';
 import { registerAuditHook } from './gym/audit-hook.ts';
@@ -62,12 +54,20 @@ export interface AppOptions {
   trustProxy?: boolean | string | string[];
   /** The terminology the operations and the search engine use; default the process's shared service over every source. */
   terminology?: TerminologyService;
+  /**
+   * Read workers (server/read-pool/): searches and the other reads that can be heavy run on `workers` worker threads,
+   * each with its own read-only connection, so one heavy request does not hold every session. Without it (or with 0
+   * workers) everything runs on the main thread. Needs a database file and the shared terminology; ignored otherwise.
+   */
+  readPool?: { workers: number; stopAfterMs?: number; maxHeapMiB?: number };
 }
 
 export interface BuiltApp {
   app: FastifyInstance;
   context: ServerContext;
   sessions: SessionManager;
+  /** The read workers, when AppOptions.readPool started some. */
+  readPool?: ReadPool;
 }
 
 export function buildApp(options: AppOptions = {}): BuiltApp {
@@ -75,15 +75,7 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
   const terminology = options.terminology ?? sharedTerminology();
   const search = createSearchService(terminology);
   const store = options.store ?? new Store({ path: options.dbPath ?? ':memory:', indexers: [search.indexer] });
-  const operations = new OperationRegistry().register(validateOperation)
-    .register(viewRunOperation).register(viewDefinitionRunOperation).register(sqlQueryRunOperation)
-    .register(everythingOperation)
-    .register(evidenceOperation)
-    .register(lookupOperation)
-    .register(expandOperation)
-    .register(validateCodeOperation)
-    .register(subsumesOperation)
-    .register(translateOperation);
+  const operations = defaultOperations();
   const context: ServerContext = { store, settings: { ...defaultSettings, ...options.settings }, search, terminology, operations };
 
   const defaultRepository = new Repository(store, makeSandbox(DEFAULT_SANDBOX, { clock: options.clock ?? wallClock }));
@@ -108,13 +100,26 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
   registerSessionPathGuard(app);
   registerAuditHook(app, sessions);
   registerEpisodeEndGuard(app, sessions, operations);
-  app.register(fhirRoutes, { prefix: '/fhir', context, repositoryFor, publicRoot: root });
-  app.register(fhirRoutes, { prefix: '/fhir/_session/:sessionId', context, repositoryFor, publicRoot: root });
+  const readPool = startReadPool(options, store, context, app);
+  app.register(fhirRoutes, { prefix: '/fhir', context, repositoryFor, publicRoot: root, readPool });
+  app.register(fhirRoutes, { prefix: '/fhir/_session/:sessionId', context, repositoryFor, publicRoot: root, readPool });
   app.register(gymRoutes, { prefix: '/gym', sessions, root: app, adminToken: options.adminToken, publicRoot: root });
   app.register(mcpRoutes, { sessions, root: app });
   app.addHook('onClose', async () => {
+    await readPool?.close();
     sessions.close();
     if (!options.store) store.close();
   });
-  return { app, context, sessions };
+  return { app, context, sessions, ...(readPool ? { readPool } : {}) };
+}
+
+function startReadPool(options: AppOptions, store: Store, context: ServerContext, app: FastifyInstance): ReadPool | undefined {
+  const { workers = 0, ...limits } = options.readPool ?? {};
+  // A worker opens the database by its file name and builds the shared terminology itself.
+  if (workers <= 0 || store.db.memory || options.terminology) return undefined;
+  const pool = new ReadPool({
+    dbPath: store.db.name, settings: context.settings, size: workers, ...limits, inline: route,
+    onFailure: (err) => app.log.error({ err }, 'read workers could not start; reads are answered on the main thread'),
+  });
+  return pool;
 }

@@ -21,6 +21,8 @@ import { assertJsonAcceptable, FHIR_JSON, mediaType } from './content-type.ts';
 import type { PublicRoot } from './public-url.ts';
 import { isTabularOperationPath } from '../../contracts/operations.ts';
 import { returnedResourceIds } from './returned-ids.ts';
+import type { ReadPool } from '../read-pool/pool.ts';
+import { runsOffThread } from '../read-pool/protocol.ts';
 
 export interface FhirRoutesOptions {
   context: ServerContext;
@@ -28,12 +30,17 @@ export interface FhirRoutesOptions {
   repositoryFor(sessionId: string | undefined): Repository;
   /** The server's public root URL (never the Host header): the start of every absolute URL in an answer. */
   publicRoot: PublicRoot;
+  /** Where reads that can be heavy are answered (server/read-pool/); without one, here. */
+  readPool?: ReadPool;
 }
 
 export async function fhirRoutes(app: FastifyInstance, options: FhirRoutesOptions): Promise<void> {
   const handler = (request: FastifyRequest, reply: FastifyReply) => {
     const fhirRequest = toFhirRequest(request, options);
     request.fhirWrite = isWriteRequest(fhirRequest.method, fhirRequest.path, fhirRequest.body, options.context.operations);
+    if (options.readPool && runsOffThread(fhirRequest.method, fhirRequest.path, request.fhirWrite)) {
+      return options.readPool.run(fhirRequest).then((done) => sendFhir(reply, done, fhirRequest.query));
+    }
     const response = route(fhirRequest);
     if (response.deferred) return response.deferred.then((done) => sendFhir(reply, done, fhirRequest.query));
     sendFhir(reply, response, fhirRequest.query);
