@@ -1,10 +1,12 @@
 // Issue 5 item 6: nothing a session can reach (its FHIR base, the gym API about it, its tools, /mcp) reveals grader
-// material: checkpoints, expected values, maintainer notes, reference solution or grader code.
+// material: checkpoints, expected values, maintainer notes, reference solution or grader code. Issue 19: the task
+// catalogue (GET /gym/tasks, /gym/tasks/{id}) publishes each task's rubric outline (checkpoint ids, categories,
+// descriptions, weights) and guidelines, and still nothing a grader computes or holds.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from '../../../server/app.ts';
-import { TaskFolderSource } from '../../../harness/task-source.ts';
+import { TaskFolderService } from '../../../harness/task-service.ts';
 import { readTaskSpec } from '../../../harness/task-loader.ts';
 import { FIXTURE_TASKS } from '../../fixtures/fixture-tasks.ts';
 
@@ -12,19 +14,26 @@ const HK = 'nephrology/hyperkalemia-ace-inhibitor';
 const spec = readTaskSpec(HK, FIXTURE_TASKS);
 const code = (file: string) => readFileSync(join(FIXTURE_TASKS, HK, file), 'utf8');
 
-/** Text that must never leave the task folder through a session. */
-const secrets: string[] = [
-  ...spec.checkpoints.flatMap((c) => [c.id, c.description]),
+/** What the catalogue shows of a task: its rubric outline. */
+const rubric = spec.checkpoints.flatMap((c) => [c.id, c.description]);
+
+/** Text that must never leave the task folder, catalogue or not. */
+const graderOnly: string[] = [
   spec.notes!,
   spec.deliverables.answer!,
   ...spec.deliverables.actions!,
   'export const checks', 'export default async function', 'graders/lib',
   // Distinctive lines of solution.ts and grader.ts (long enough not to occur in chart data by chance).
   ...[code('solution.ts'), code('grader.ts')].flatMap((text) => text.split('\n').map((l) => l.trim()).filter((l) => l.length >= 40 && !l.startsWith('//')).slice(0, 15)),
+  // What the grader compares with for hk-ramos: the latest potassium it expects in the answer (grader.ts computes it).
+  'expected 5.9',
 ];
 
-function leaks(body: string): string[] {
-  return secrets.filter((s) => body.includes(s));
+/** Text that must never reach a session: grader material and the rubric too. */
+const secrets: string[] = [...rubric, ...graderOnly];
+
+function leaks(body: string, list = secrets): string[] {
+  return list.filter((s) => body.includes(s));
 }
 
 t.test('the secret list is real: the task folder itself would leak', async (t) => {
@@ -35,7 +44,7 @@ t.test('the secret list is real: the task folder itself would leak', async (t) =
 });
 
 t.test('a task session: FHIR base, gym API, tools and /mcp show no grader material', async (t) => {
-  const { app } = buildApp({ tasks: new TaskFolderSource(FIXTURE_TASKS) });
+  const { app } = buildApp({ tasks: new TaskFolderService(FIXTURE_TASKS) });
   t.teardown(() => app.close());
   const created = await app.inject({ method: 'POST', url: '/gym/sessions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ task: HK, variant: 'hk-ramos' }) });
   t.equal(created.statusCode, 201);
@@ -49,7 +58,7 @@ t.test('a task session: FHIR base, gym API, tools and /mcp show no grader materi
     ...['Task', 'Basic', 'List', 'Library', 'PlanDefinition', 'Questionnaire', 'DocumentReference', 'Binary', 'Composition', 'Communication', 'Provenance', 'AuditEvent']
       .map((type) => `${base}/${type}?_count=1000`),
     `${base}/../../../tasks/${HK}/grader.ts`, `${base}/%2e%2e/%2e%2e/%2e%2e/tasks/${HK}/task.json`, `${base}/tasks/${HK}/solution.ts`,
-    `/tasks/${HK}/task.json`, `/tasks/${HK}/grader.ts`, `/${HK}/solution.ts`, `/gym/tasks`, `/gym/tasks/${HK}`,
+    `/tasks/${HK}/task.json`, `/tasks/${HK}/grader.ts`, `/${HK}/solution.ts`, `/gym/tasks/${HK}/grader.ts`, `/gym/tasks/${HK}/solution`,
     `/gym/sessions/${id}`, '/gym/sessions', `/gym/sessions/${id}/log`, `/gym/sessions/${id}/changes`, '/gym/tools',
   ];
   for (const url of gets) {
@@ -85,4 +94,32 @@ t.test('a task session: FHIR base, gym API, tools and /mcp show no grader materi
     t.same(leaks(res.body), [], `/mcp ${method}`);
     if (method === 'initialize') t.match(res.json().result.instructions, /Patient\/hk-ramos/);
   }
+});
+
+t.test('the task catalogue: the rubric outline and guidelines, no grader material', async (t) => {
+  const { app } = buildApp({ tasks: new TaskFolderService(FIXTURE_TASKS) });
+  t.teardown(() => app.close());
+  for (const url of ['/gym/tasks', `/gym/tasks/${HK}`, '/gym/tasks?specialty=nephrology']) {
+    const res = await app.inject({ method: 'GET', url });
+    t.equal(res.statusCode, 200, url);
+    t.same(leaks(res.body, graderOnly), [], `GET ${url}`);
+    t.ok(leaks(res.body, rubric).length > 0, `GET ${url} shows the rubric`);
+  }
+  const card = (await app.inject({ method: 'GET', url: `/gym/tasks/${HK}` })).json();
+  t.same(Object.keys(card).sort(), ['checkpoints', 'guidelines', 'id', 'level', 'specialty', 'split', 'title', 'variants', 'workflows']);
+  for (const c of card.checkpoints) t.same(Object.keys(c).sort(), ['category', 'critical', 'description', 'id', 'weight'], 'no standard checks, no expected values');
+});
+
+t.test('the grade itself shows evidence only once the episode is over', async (t) => {
+  const { app } = buildApp({ tasks: new TaskFolderService(FIXTURE_TASKS) });
+  t.teardown(() => app.close());
+  const created = await app.inject({ method: 'POST', url: '/gym/sessions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ task: HK, variant: 'hk-ramos' }) });
+  const { id } = created.json();
+  const graded = await app.inject({ method: 'POST', url: `/gym/sessions/${id}/grade` });
+  t.equal(graded.statusCode, 200);
+  t.ok(leaks(graded.body, graderOnly).length > 0, 'the grade carries the grader\'s evidence');
+  const write = await app.inject({ method: 'POST', url: `/fhir/_session/${id}/Basic`, headers: { 'content-type': 'application/fhir+json' }, payload: JSON.stringify({ resourceType: 'Basic', code: { text: 'x' } }) });
+  t.equal(write.statusCode, 409, 'so the session takes no more writes');
+  t.equal((await app.inject({ method: 'POST', url: `/gym/sessions/${id}/submit`, headers: { 'content-type': 'application/json' }, payload: '{"answer":"K 5.9"}' })).statusCode, 409, 'nor an answer');
+  t.equal((await app.inject({ method: 'POST', url: `/gym/sessions/${id}/reset` })).statusCode, 409, 'nor a reset');
 });
