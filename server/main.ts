@@ -9,8 +9,6 @@ export interface ServeOptions extends AppOptions {
 
 export async function serve(options: ServeOptions) {
   const built = buildApp(options);
-  // Listening waits for the read workers (seconds: each loads the engine), so the first requests do not queue behind them.
-  await built.readPool?.ready();
   const address = await built.app.listen({ port: options.port, host: options.host });
   return { ...built, address };
 }

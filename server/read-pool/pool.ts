@@ -63,6 +63,7 @@ export class ReadPool {
   private failedStarts = 0;
   private failed = false;
   private lastStartError?: Error;
+  private everReady = false;
 
   private readonly started: Promise<void>;
   private startedNow!: () => void;
@@ -72,14 +73,18 @@ export class ReadPool {
     for (let i = 0; i < options.size; i++) this.spawn();
   }
 
-  /** Resolves once every first worker is ready (or the pool gave up and answers inline): a server listens after it. */
+  /** Resolves once every first worker is ready (or the pool gave up and answers inline). */
   ready(): Promise<void> {
     return this.started;
   }
 
-  /** Answers `req` on a worker when one is free, else once one is; FIFO. */
+  /**
+   * Answers `req` on a worker when one is free, else once one is; FIFO. Until the first worker is ready (seconds: each
+   * loads the engine and the terminology index) the main thread answers, as it does without a pool, so a server
+   * listens at once after a start or a restart.
+   */
   run(req: FhirRequest): Promise<FhirResponse> {
-    if (this.failed || this.closed) return Promise.resolve(this.options.inline(req));
+    if (this.failed || this.closed || !this.everReady) return Promise.resolve(this.options.inline(req));
     return new Promise((resolve) => {
       this.queue.push({ id: this.nextId++, req, resolve });
       this.pump();
@@ -105,6 +110,7 @@ export class ReadPool {
     worker.on('message', (message: FromWorker) => {
       if ('ready' in message) {
         slot.ready = true;
+        this.everReady = true;
         this.failedStarts = 0;
         if ([...this.slots].every((s) => s.ready)) this.startedNow();
       } else if (slot.job?.id === message.id) {

@@ -30,6 +30,7 @@ async function get(base: string, path: string, init: RequestInit = {}): Promise<
 
 t.test('the pool answers what the main thread answers', async (t) => {
   const pooled = await startServer(t, { ...common, readPool: { workers: 2 } });
+  await pooled.readPool!.ready();
   const plain = await startServer(t, common);
   const patients = JSON.parse((await get(plain.baseUrl, 'Patient?_count=3&_sort=_id')).body) as { entry: { resource: { id: string } }[] };
   const id = patients.entry[1].resource.id;
@@ -65,6 +66,7 @@ t.test('the pool answers what the main thread answers', async (t) => {
 
 t.test("a session's writes are visible to its next search", async (t) => {
   const server = await startServer(t, { ...common, readPool: { workers: 2 } });
+  await server.readPool!.ready();
   const created = await fetch(`${server.baseUrl.replace(/\/fhir$/, '')}/gym/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   const base = `${server.baseUrl}/_session/${((await created.json()) as { id: string }).id}`;
   const json = { 'content-type': 'application/fhir+json' };
@@ -86,6 +88,7 @@ t.test("a session's writes are visible to its next search", async (t) => {
 
 t.test('a read by id answers while heavy searches hold every worker', async (t) => {
   const server = await startServer(t, { ...common, readPool: { workers: 2 } });
+  await server.readPool!.ready();
   const patient = (JSON.parse((await get(server.baseUrl, 'Patient?_count=1')).body) as { entry: { resource: { id: string } }[] }).entry[0].resource.id;
   let heavyDone = 0;
   const heavy = Array.from({ length: 2 }, () => get(server.baseUrl, HEAVY).then((r) => {
@@ -104,6 +107,7 @@ t.test('a read by id answers while heavy searches hold every worker', async (t) 
 
 t.test('a request past its stop ends its worker, and the pool goes on', async (t) => {
   const server = await startServer(t, { ...common, readPool: { workers: 1, stopAfterMs: 50 } });
+  await server.readPool!.ready();
   const stopped = await get(server.baseUrl, HEAVY);
   t.equal(stopped.status, 422);
   const outcome = JSON.parse(stopped.body) as { resourceType: string; issue: { code: string; diagnostics: string }[] };
@@ -119,6 +123,8 @@ t.test('a request past its stop ends its worker, and the pool goes on', async (t
 t.test('workers that cannot start leave reads on the main thread', async (t) => {
   // A heap far below what a worker needs to load: every start fails, and the server answers by itself.
   const server = await startServer(t, { ...common, readPool: { workers: 1, maxHeapMiB: 4 } });
+  // ready() resolves once the pool has given up on its workers (it never would if a failed start went unnoticed).
+  await server.readPool!.ready();
   const res = await get(server.baseUrl, 'Patient?_count=2');
   t.equal(res.status, 200);
   t.equal((JSON.parse(res.body) as { entry: unknown[] }).entry.length, 2);
