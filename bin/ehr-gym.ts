@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { availableParallelism } from 'node:os';
 import { serve, stopOnSignals } from '../server/main.ts';
 import { logLevels, type LogLevel } from '../server/app.ts';
-import { registerBenchmarkCommands } from '../harness/cli.ts';
+import { registerBenchmarkCommands, registerToolCommands } from '../harness/cli.ts';
 import { registerGradeCommand } from '../harness/grade-command.ts';
 
 function logLevel(value: string): LogLevel {
@@ -134,66 +134,8 @@ function nonNegativeInt(value: string): number {
   return n;
 }
 
-program
-  .command('tools')
-  .description('print the agent tool schemas (the same as GET /gym/tools)')
-  .option('--format <format>', 'openai, anthropic, mcp or neutral', 'openai')
-  .action(async (opts: { format: string }) => {
-    const { renderTools, toolFormats } = await import('../server/tools/index.ts');
-    if (!(toolFormats as readonly string[]).includes(opts.format)) {
-      throw new InvalidArgumentError(`--format must be one of ${toolFormats.join(', ')}`);
-    }
-    console.log(JSON.stringify(renderTools(opts.format as (typeof toolFormats)[number]), null, 2));
-  });
-
-program
-  .command('mcp')
-  .description('serve the gym tools over MCP on stdio, bound to one session (created if --session is not given)')
-  .option('--session <id>', 'the gym session to act in')
-  .option('--task <task>', 'task of a session to create')
-  .option('--variant <variant>', 'task variant of a session to create')
-  .option('--now <instant>', 'clock start of a session to create')
-  .option('--url <url>', 'a running ehr-gym server (e.g. http://127.0.0.1:8080); without it the server runs in this process')
-  .option('--db <path>', 'SQLite database file when running in this process', process.env.EHR_GYM_DB ?? 'data/ehr-gym.sqlite')
-  .action(async (opts: { session?: string; task?: string; variant?: string; now?: string; url?: string; db: string }) => {
-    const { fetchClient, injectClient, ToolExecutor } = await import('../server/tools/executor.ts');
-    const { createMcpServer } = await import('../server/gym/mcp.ts');
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-    let http;
-    if (opts.url) {
-      http = fetchClient(opts.url);
-    } else {
-      const { mkdirSync } = await import('node:fs');
-      const { dirname } = await import('node:path');
-      const { buildApp } = await import('../server/app.ts');
-      if (opts.db !== ':memory:') mkdirSync(dirname(opts.db), { recursive: true });
-      const tasks = (await import('../harness/task-service.ts')).defaultTaskService();
-      const { app } = buildApp({ dbPath: opts.db, ...(tasks ? { tasks } : {}) });
-      await app.ready();
-      http = injectClient(app);
-    }
-    let sessionId = opts.session;
-    let instruction: string | undefined;
-    if (!sessionId) {
-      const body: Record<string, string> = {};
-      if (opts.task) body.task = opts.task;
-      if (opts.variant) body.variant = opts.variant;
-      if (opts.now) body.now = opts.now;
-      const created = await http({ method: 'POST', path: '/gym/sessions', body });
-      if (created.status !== 201) throw new Error(`Could not create a session: ${created.body}`);
-      ({ id: sessionId, instruction } = JSON.parse(created.body) as { id: string; instruction?: string });
-      // stdout carries the MCP protocol: everything else goes to stderr.
-      console.error(`ehr-gym MCP: created session ${sessionId}`);
-    } else {
-      const found = await http({ method: 'GET', path: `/gym/sessions/${sessionId}` });
-      if (found.status !== 200) throw new Error(`No session '${sessionId}'`);
-      ({ instruction } = JSON.parse(found.body) as { instruction?: string });
-    }
-    const server = createMcpServer(new ToolExecutor(http, sessionId!), instruction);
-    await server.connect(new StdioServerTransport());
-  });
-
 registerBenchmarkCommands(program);
+registerToolCommands(program);
 registerGradeCommand(program);
 
 await program.parseAsync(process.argv);

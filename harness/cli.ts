@@ -1,9 +1,11 @@
-// The benchmark's subcommands of `ehr-gym`: run, and task new|check|list. Registered by bin/ehr-gym.ts.
+// The benchmark's subcommands of `ehr-gym`: run, task new|check|list, and the agent-tool commands tools and mcp.
+// Registered by bin/ehr-gym.ts. Usage errors are one line on stderr and a non-zero exit, never a stack trace.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { toolFormats, type ToolFormat } from '../server/tools/index.ts';
 import type { Agent } from './agents/agent.ts';
 import type { ModelSettings, Price } from './types.ts';
 
@@ -209,6 +211,95 @@ export function registerBenchmarkCommands(program: Command): void {
         for (const s of specs) console.log(`${s.id.padEnd(48)} ${s.level.padEnd(10)} ${String(s.checkpoints.length).padStart(3)} checkpoints  ${s.title}`);
       }
     });
+}
+
+export function registerToolCommands(program: Command): void {
+  program
+    .command('tools')
+    .description('print the agent tool schemas (the same as GET /gym/tools)')
+    .addOption(new Option('--format <format>', 'tool format').choices(toolFormats).default('openai'))
+    .option('--strict', 'strict-mode schemas (openai and anthropic formats): every property required, optional ones nullable, free-form objects as JSON text')
+    .action(async (opts: { format: ToolFormat; strict?: boolean }, command: Command) => {
+      const { gymTools, renderTools } = await import('../server/tools/index.ts');
+      if (opts.strict && opts.format !== 'openai' && opts.format !== 'anthropic') command.error(`error: --strict applies to --format openai or anthropic, not ${opts.format}`);
+      let tools: unknown[];
+      if (opts.format === 'openai') tools = (await import('./agents/openai.ts')).openAiTools([...gymTools], opts.strict ?? false);
+      else if (opts.format === 'anthropic') tools = (await import('./agents/anthropic.ts')).anthropicTools([...gymTools], opts.strict ?? false);
+      else if (opts.format === 'mcp') tools = (await import('../server/gym/mcp.ts')).mcpTools();
+      else tools = renderTools(opts.format);
+      console.log(JSON.stringify(tools, null, 2));
+    });
+
+  program
+    .command('mcp')
+    .description('serve the gym tools over MCP on stdio, bound to one session (created if --session is not given)')
+    .option('--session <id>', 'the gym session to act in')
+    .option('--task <task>', 'task of a session to create')
+    .option('--variant <variant>', 'task variant of a session to create')
+    .option('--now <instant>', 'clock start of a session to create')
+    .option('--url <url>', 'a running ehr-gym server (e.g. http://127.0.0.1:8080); without it the server runs in this process')
+    .option('--db <path>', 'SQLite database file when running in this process', process.env.EHR_GYM_DB ?? 'data/ehr-gym.sqlite')
+    .action(async (opts: { session?: string; task?: string; variant?: string; now?: string; url?: string; db: string }, command: Command) => {
+      // stdout carries the MCP protocol: every message of ours goes to stderr, as one line.
+      const fail = (message: string, exitCode: number): never => command.error(`ehr-gym mcp: ${message}`, { exitCode });
+      const { fetchClient, injectClient, ToolExecutor } = await import('../server/tools/executor.ts');
+      const { createMcpServer } = await import('../server/gym/mcp.ts');
+      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+      let http: import('../server/tools/tool.ts').HttpClient;
+      let sessionId = opts.session;
+      let instruction: string | undefined;
+      try {
+        if (opts.url) {
+          http = fetchClient(opts.url);
+        } else {
+          const { mkdirSync } = await import('node:fs');
+          const { dirname } = await import('node:path');
+          const { buildApp } = await import('../server/app.ts');
+          if (opts.db !== ':memory:') mkdirSync(dirname(opts.db), { recursive: true });
+          const tasks = (await import('./task-service.ts')).defaultTaskService();
+          const { app } = buildApp({ dbPath: opts.db, ...(tasks ? { tasks } : {}) });
+          await app.ready();
+          http = injectClient(app);
+        }
+        if (!sessionId) {
+          const body: Record<string, string> = {};
+          if (opts.task) body.task = opts.task;
+          if (opts.variant) body.variant = opts.variant;
+          if (opts.now) body.now = opts.now;
+          const created = await http({ method: 'POST', path: '/gym/sessions', body });
+          if (created.status !== 201) fail(`could not create a session (${created.status}): ${issueText(created.body)}`, 1);
+          ({ id: sessionId, instruction } = JSON.parse(created.body) as { id: string; instruction?: string });
+          console.error(`ehr-gym MCP: created session ${sessionId}`);
+        } else {
+          const found = await http({ method: 'GET', path: `/gym/sessions/${encodeURIComponent(sessionId)}` });
+          if (found.status === 404) fail(`no gym session '${sessionId}' (unknown or expired); create one with POST /gym/sessions or leave out --session`, MCP_NO_SESSION_EXIT_CODE);
+          if (found.status !== 200) fail(`session '${sessionId}' could not be read (${found.status}): ${issueText(found.body)}`, 1);
+          ({ instruction } = JSON.parse(found.body) as { instruction?: string });
+        }
+      } catch (err) {
+        // commander's own exit (from fail) passes through; anything else (an unreachable --url, a bad --db) is one line.
+        if ((err as { code?: string }).code?.startsWith('commander.')) throw err;
+        const e = err as Error;
+        fail(`${e.message}${(e.cause as Error | undefined)?.message ? `: ${(e.cause as Error).message}` : ''}`, 1);
+      }
+      const server = createMcpServer(new ToolExecutor(http!, sessionId!), instruction);
+      await server.connect(new StdioServerTransport());
+    });
+}
+
+/** Exit code of `ehr-gym mcp --session ID` when the session is unknown or expired. */
+export const MCP_NO_SESSION_EXIT_CODE = 2;
+
+/** The diagnostics of an OperationOutcome body, or the body's start. */
+function issueText(body: string): string {
+  try {
+    const issues = (JSON.parse(body) as { issue?: { diagnostics?: string }[] }).issue ?? [];
+    const text = issues.map((i) => i.diagnostics).filter(Boolean).join('; ');
+    if (text) return text;
+  } catch {
+    // not JSON: the text itself
+  }
+  return body.slice(0, 200).replace(/\s+/g, ' ');
 }
 
 /** The run's flags as summary.json records them (never the API key). */

@@ -1,23 +1,39 @@
 // The gym tools as an MCP server bound to one session: over stdio (`ehr-gym mcp`) and streamable HTTP (`/mcp`).
-// Tool schemas come straight from server/tools/index.ts (the low-level Server takes JSON Schema as is).
+// Tool schemas come straight from server/tools/index.ts (the low-level Server takes JSON Schema as is), with the MCP
+// tool annotations read from each tool's readOnly flag. A request naming no live session is answered with a JSON-RPC
+// error (the client speaks JSON-RPC, not FHIR).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { notFound } from '../../resources/outcome.ts';
 import type { SessionManager } from './sessions.ts';
 import { injectClient, ToolExecutor } from '../tools/executor.ts';
-import { gymTools, toMcpTool } from '../tools/index.ts';
+import { agentTools, toMcpTool } from '../tools/index.ts';
 
 /** Header (or `?session=` query parameter) naming the gym session an /mcp request acts in. */
 export const MCP_SESSION_HEADER = 'x-ehr-gym-session';
+
+/**
+ * tools/list: each tool with its annotations (MCP 2025-03-26 ToolAnnotations). readOnlyHint from the tool's readOnly
+ * flag; destructiveHint for every tool that may change the session (a write, or the final answer, which ends the
+ * episode); openWorldHint false: the tools act in this EHR session only.
+ */
+export function mcpTools() {
+  return agentTools.map((t) => ({
+    ...toMcpTool(t.definition),
+    annotations: { readOnlyHint: t.readOnly, destructiveHint: !t.readOnly, openWorldHint: false },
+  }));
+}
+
+/** JSON-RPC error code of a request naming no live gym session (the implementation-defined server-error range). */
+export const MCP_NO_SESSION = -32001;
 
 export function createMcpServer(executor: ToolExecutor, instructions?: string): Server {
   const server = new Server(
     { name: 'ehr-gym', version: '0.1.0' },
     { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: gymTools.map(toMcpTool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const result = await executor.call(request.params.name, request.params.arguments ?? {});
     return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
@@ -40,7 +56,15 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
   app.post('/mcp', async (request: FastifyRequest, reply: FastifyReply) => {
     const id = sessionIdOf(request);
     const session = id === undefined ? undefined : options.sessions.get(id);
-    if (!session) throw notFound(id === undefined ? `Name the gym session with the ${MCP_SESSION_HEADER} header or ?session=` : `No session '${id}'`);
+    if (!session) {
+      // 404 as for an MCP session the server no longer knows (MCP transports), with a JSON-RPC error the client reads.
+      const message = id === undefined
+        ? `Name the gym session with the ${MCP_SESSION_HEADER} header or ?session=`
+        : `No gym session '${id}' (unknown or expired); create one with POST /gym/sessions`;
+      const body = request.body as { id?: unknown } | undefined;
+      const requestId = body && !Array.isArray(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
+      return reply.code(404).header('content-type', 'application/json').send({ jsonrpc: '2.0', error: { code: MCP_NO_SESSION, message }, id: requestId });
+    }
     const server = createMcpServer(new ToolExecutor(http, session.meta.id, session.meta.toolOptions), session.meta.instruction);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();

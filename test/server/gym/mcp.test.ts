@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { basePatients, startGym, type Gym } from './gym-harness.ts';
-import { gymTools } from '../../../server/tools/index.ts';
+import { MCP_NO_SESSION } from '../../../server/gym/mcp.ts';
+import { agentTools, gymTools } from '../../../server/tools/index.ts';
 
 const projectRoot = new URL('../../../', import.meta.url).pathname;
 
@@ -48,6 +49,12 @@ async function assertToolsListed(t: Test, client: Client) {
   const { tools } = await client.listTools();
   t.same(tools.map((x) => x.name), gymTools.map((x) => x.name));
   for (const tool of gymTools) t.same(tools.find((x) => x.name === tool.name)?.inputSchema, tool.parameters, `${tool.name} schema`);
+  // Annotations from each tool's readOnly flag: reads are read-only, writes and finish may change the session.
+  for (const tool of agentTools) {
+    t.same(tools.find((x) => x.name === tool.definition.name)?.annotations, { readOnlyHint: tool.readOnly, destructiveHint: !tool.readOnly, openWorldHint: false }, `${tool.definition.name} annotations`);
+  }
+  t.same(tools.filter((x) => x.annotations?.readOnlyHint).map((x) => x.name),
+    ['fhir_search', 'fhir_read', 'fhir_history', 'terminology_search', 'terminology_lookup', 'run_view', 'sql_query', 'evidence_search']);
 }
 
 async function assertAudited(t: Test, gym: Gym, id: string) {
@@ -82,15 +89,29 @@ t.test('streamable HTTP at /mcp, session bound by header or ?session=', async (t
   t.equal((await gym.json('GET', `/fhir/_session/${s.id}/Patient/p2`)).body.gender, 'male');
 });
 
-t.test('/mcp without a live session is a 404 OperationOutcome; GET is 405', async (t) => {
+t.test('/mcp without a live session: a JSON-RPC error (404), also to the SDK client; GET is 405', async (t) => {
   const gym = await startGym(t);
   const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
   for (const url of ['/mcp', '/mcp?session=AAAAAAAAAAAAAAAAAAAAAAAA', '/mcp?session=../../gym']) {
     const res = await gym.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, payload: JSON.stringify(init) });
     t.equal(res.statusCode, 404, url);
-    t.equal(res.json().resourceType, 'OperationOutcome');
+    const body = res.json();
+    t.same(Object.keys(body).sort(), ['error', 'id', 'jsonrpc'], `${url}: a JSON-RPC response`);
+    t.equal(body.id, 1, 'the request id is echoed');
+    t.equal(body.error.code, MCP_NO_SESSION);
+    t.match(body.error.message, url === '/mcp' ? /Name the gym session with the x-ehr-gym-session header/ : /No gym session '.*' \(unknown or expired\)/);
   }
   t.equal((await gym.inject({ method: 'GET', url: '/mcp' })).statusCode, 405);
+
+  // A session that ends (deleted, as an expired one is) between two calls of a connected client.
+  const address = await gym.app.listen({ port: 0, host: '127.0.0.1' });
+  const s = await gym.createSession();
+  const client = new Client({ name: 'ehr-gym-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${address}/mcp?session=${s.id}`)));
+  t.teardown(() => client.close());
+  t.equal((await client.callTool({ name: 'fhir_read', arguments: { resourceType: 'Patient', id: 'p1' } })).isError, false);
+  await gym.json('DELETE', `/gym/sessions/${s.id}`);
+  await t.rejects(client.callTool({ name: 'fhir_read', arguments: { resourceType: 'Patient', id: 'p1' } }), /No gym session '.*' \(unknown or expired\)/);
 });
 
 t.test('stdio: `ehr-gym mcp --url --session` with the SDK client', async (t) => {
