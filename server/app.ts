@@ -21,6 +21,7 @@ import { registerEpisodeEndGuard } from './gym/episode-end.ts';
 import { registerSessionPathGuard } from './gym/session-paths.ts';
 import { gymRoutes } from './gym/routes.ts';
 import { mcpRoutes } from './gym/mcp.ts';
+import { openenvRoutes } from './openenv/routes.ts';
 
 export const logLevels = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -105,6 +106,7 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
   app.register(fhirRoutes, { prefix: '/fhir/_session/:sessionId', context, repositoryFor, publicRoot: root, readPool });
   app.register(gymRoutes, { prefix: '/gym', sessions, root: app, adminToken: options.adminToken, publicRoot: root });
   app.register(mcpRoutes, { sessions, root: app });
+  app.register(openenvRoutes, { prefix: '/openenv', sessions, root: app });
   app.addHook('onClose', async () => {
     await readPool?.close();
     sessions.close();
