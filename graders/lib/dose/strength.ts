@@ -68,15 +68,30 @@ function cleanName(raw: string): string | undefined {
  * salts and abbreviations included: "Jardiance", "losartan potassium", "HCTZ"), else the name as written. */
 function named(raw: string | undefined): Pick<IngredientStrength, 'ingredient' | 'rxcui'> {
   if (!raw) return {};
-  const found = RXNORM_DRUG_NAMES.find(raw);
+  let found = RXNORM_DRUG_NAMES.find(raw);
+  // "Epclusa (sofosbuvir 400 mg / ...": the brand names every ingredient of the combination, the word just before
+  // the number names the one the number belongs to.
+  if (found.length > 1) {
+    const words = raw.split(' ');
+    for (let n = 1; n < words.length && found.length !== 1; n++) {
+      const tail = RXNORM_DRUG_NAMES.find(words.slice(-n).join(' '));
+      if (tail.length === 1) found = tail;
+    }
+  }
   if (found.length !== 1) return { ingredient: raw };
   const rxcui = rxcuiOfIngredient(found[0]);
   return { ingredient: found[0], ...(rxcui ? { rxcui } : {}) };
 }
 
+/** One ingredient of the vocabulary, coded or known by name only (sofosbuvir, glecaprevir). */
+const oneIngredient = (p: Pick<IngredientStrength, 'ingredient' | 'rxcui'>): boolean =>
+  p.rxcui !== undefined || (p.ingredient !== undefined && RXNORM_DRUG_NAMES.exact(p.ingredient)?.length === 1);
+
 /** Every strength written in a drug name, per ingredient, in the order written. */
 export function strengthsInName(name: string): IngredientStrength[] {
   const out: IngredientStrength[] = [];
+  /** For each strength, the generic parts named before it when they are two or more ("glecaprevir/pibrentasvir"). */
+  const combos: (Pick<IngredientStrength, 'ingredient' | 'rxcui'>[] | undefined)[] = [];
   let boundary = 0;
   for (const m of name.matchAll(STRENGTH)) {
     const before = name.slice(boundary, m.index).replace(/^\s*\/\s*/, '');
@@ -87,15 +102,25 @@ export function strengthsInName(name: string): IngredientStrength[] {
     const written = cleanName(before);
     if (values.length === 1) {
       out.push({ ...named(written), value: values[0], unit, per, perValue });
+      const parts = (written ?? '').split(/\s*[-/]\s*|\s+and\s+/).filter(Boolean).map(named);
+      combos.push(parts.length > 1 && parts.every(oneIngredient) ? parts : undefined);
     } else {
       // "lisinopril-HCTZ 20-12.5 mg": one named part per number, in order, when every part names one ingredient.
       // A brand ("Zestoretic 20-12.5 mg") does not say which number is which: its ingredients stay unnamed.
       const parts = (written ?? '').split(/\s*[-/]\s*|\s+and\s+/).filter(Boolean).map(named);
-      const usable = parts.length === values.length && parts.every((p) => p.rxcui);
-      values.forEach((value, i) => out.push({ ...(usable ? parts[i] : {}), value, unit, per, perValue }));
+      const usable = parts.length === values.length && parts.every(oneIngredient);
+      values.forEach((value, i) => { out.push({ ...(usable ? parts[i] : {}), value, unit, per, perValue }); combos.push(undefined); });
     }
     boundary = m.index + m[0].length;
   }
+  // "glecaprevir/pibrentasvir 100mg/40mg": the generic names come first and each number carries its own unit; the
+  // numbers that follow unnamed belong to the named parts in order (generics are named, so this is no brand guess).
+  combos.forEach((parts, i) => {
+    if (!parts || i + parts.length > out.length) return;
+    const run = out.slice(i + 1, i + parts.length);
+    if (run.some((s) => s.ingredient !== undefined || s.unit !== out[i].unit)) return;
+    parts.forEach((p, k) => { out[i + k] = { ...out[i + k], ...p }; });
+  });
   return out;
 }
 

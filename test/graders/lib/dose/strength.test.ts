@@ -15,6 +15,10 @@ t.test('strengths in RxNorm normalized names and everyday names', async (t) => {
   t.match(strengthsInName('lisinopril-HCTZ 20-12.5 mg'), [{ ingredient: 'lisinopril', value: 20 }, { ingredient: 'hydrochlorothiazide', value: 12.5 }]);
   t.match(strengthsInName('carvedilol 12.5 MG Oral Tablet'), [{ value: 12.5 }], '12.5, not 5 or 125');
   t.same(strengthsInName('metformin oral tablet'), []);
+  t.match(strengthsInName('glecaprevir/pibrentasvir 100mg/40mg tabs'), [{ ingredient: 'glecaprevir', value: 100 }, { ingredient: 'pibrentasvir', value: 40 }], 'generic names first, a unit on each number');
+  t.match(strengthsInName('Epclusa (sofosbuvir 400 mg / velpatasvir 100 mg) tablet'), [{ ingredient: 'sofosbuvir', value: 400 }, { ingredient: 'velpatasvir', value: 100 }], 'a brand before the generic names');
+  t.match(strengthsInName('sofosbuvir-velpatasvir 400-100 mg'), [{ ingredient: 'sofosbuvir', value: 400 }, { ingredient: 'velpatasvir', value: 100 }], 'ingredients known by name only');
+  t.match(strengthsInName('hydrochlorothiazide/lisinopril 12.5 mg'), [{ ingredient: 'hydrochlorothiazide/lisinopril', value: 12.5 }], 'one number for two names stays unassigned');
 });
 
 t.test('combination products: the strength of the ingredient asked for', async (t) => {
