@@ -5,6 +5,7 @@ import { serve, stopOnSignals } from '../server/main.ts';
 import { logLevels, type LogLevel } from '../server/app.ts';
 import { registerBenchmarkCommands, registerToolCommands } from '../harness/cli.ts';
 import { registerGradeCommand } from '../harness/grade-command.ts';
+import { registerResultCommands } from '../harness/report/commands.ts';
 
 function logLevel(value: string): LogLevel {
   if (!(logLevels as readonly string[]).includes(value)) throw new InvalidArgumentError(`one of ${logLevels.join(', ')}`);
@@ -137,5 +138,6 @@ function nonNegativeInt(value: string): number {
 registerBenchmarkCommands(program);
 registerToolCommands(program);
 registerGradeCommand(program);
+registerResultCommands(program);
 
 await program.parseAsync(process.argv);

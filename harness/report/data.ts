@@ -1,0 +1,325 @@
+// What the report shows, computed from a results directory (what `ehr-gym run --out` writes: summary.json and one
+// JSON file per episode). The scores are recomputed from the episode files through harness/scoring.ts, the one
+// definition of pass@1, checkpoint score and pass^k, so a report of a directory whose summary.json is missing (a run
+// cut short) still has them. The HTML page (html.ts) renders this data; nothing is computed in the browser but
+// sorting and filtering.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { episodeFileName } from '../runner.ts';
+import { summarize, type Summary } from '../scoring.ts';
+import { agentRequests, buildTrajectory, requestLine, type TrajectoryStep } from './trajectory.ts';
+import type { ResourceChange } from '../../contracts/gym-api.ts';
+import type { EpisodeResult } from '../types.ts';
+
+/** A results directory as read from disk. */
+export interface LoadedRun {
+  dir: string;
+  /** summary.json without its summary and episode list (agent, trials, settings, price, provenance, times). */
+  meta: Record<string, unknown>;
+  episodes: EpisodeResult[];
+  summary: Summary;
+}
+
+export class ResultsDirError extends Error {}
+
+export function loadRun(dir: string): LoadedRun {
+  const episodesDir = join(dir, 'episodes');
+  if (!existsSync(episodesDir)) throw new ResultsDirError(`${dir} is not a results directory (no episodes/ in it; write one with ehr-gym run --out ${dir})`);
+  const files = readdirSync(episodesDir).filter((f) => f.endsWith('.json')).sort();
+  const episodes = files.map((f) => {
+    try {
+      return JSON.parse(readFileSync(join(episodesDir, f), 'utf8')) as EpisodeResult;
+    } catch (err) {
+      throw new ResultsDirError(`${join(episodesDir, f)}: not an episode record (${(err as Error).message})`);
+    }
+  });
+  let meta: Record<string, unknown> = {};
+  const summaryPath = join(dir, 'summary.json');
+  if (existsSync(summaryPath)) {
+    const { summary: _s, episodes: _e, ...rest } = JSON.parse(readFileSync(summaryPath, 'utf8')) as Record<string, unknown>;
+    meta = rest;
+  }
+  const trials = typeof meta.trials === 'number' ? meta.trials : undefined;
+  return { dir: resolve(dir), meta, episodes, summary: summarize(episodes, trials) };
+}
+
+/** The id an episode goes by in the report and the exports: its file name without `.json`. */
+export function episodeId(e: Pick<EpisodeResult, 'task' | 'variant' | 'trial'>): string {
+  return episodeFileName(e).replace(/\.json$/, '');
+}
+
+/** Why an episode did not pass, as the episode list filters it: verdict failure categories, agent and infra errors. */
+export function failureCauses(e: EpisodeResult): string[] {
+  if (e.outcome === 'infra_error') return ['infra_error'];
+  const causes = new Set(e.verdicts.filter((v) => !v.pass).map((v) => v.failure ?? 'incorrect'));
+  if (e.error) causes.add('agent_error');
+  return [...causes].sort();
+}
+
+export interface EpisodeRow {
+  id: string;
+  task: string;
+  specialty: string;
+  variant: string;
+  trial: number;
+  outcome: EpisodeResult['outcome'];
+  score: number;
+  /** Checkpoints that failed, in task order. */
+  failedCheckpoints: string[];
+  causes: string[];
+  toolCalls: number;
+  writes: number;
+  tokens?: number;
+  cost?: number;
+  durationMs: number;
+  error?: string;
+}
+
+export interface TaskTableRow {
+  task: string;
+  specialty: string;
+  variants: number;
+  trials: number;
+  /** Scored episodes (infrastructure errors apart). */
+  episodes: number;
+  passes: number;
+  passRate: number;
+  meanScore: number;
+  infraErrors: number;
+  /** The checkpoint that failed in most scored episodes, with that count. */
+  mostFailed?: { id: string; episodes: number };
+}
+
+export type DiffLine = [op: ' ' | '+' | '-', text: string];
+
+export interface ChangeView {
+  resource: string;
+  action: ResourceChange['action'];
+  /** Versions the session wrote. */
+  versions: number;
+  /** The resource as the episode found it and as it left it, line by line. */
+  diff: DiffLine[];
+  /** Steps whose requests wrote it. */
+  steps: number[];
+}
+
+export interface EvidenceLink {
+  /** What the evidence text cites: `#34` (an audit seq) or `Type/id`. */
+  text: string;
+  step: number;
+}
+
+export interface VerdictView {
+  id: string;
+  category: string;
+  weight: number;
+  critical: boolean;
+  pass: boolean;
+  score: number;
+  failure?: string;
+  evidence: { text: string; links: EvidenceLink[] }[];
+}
+
+export interface RequestView {
+  seq: number;
+  line: string;
+  status: number;
+  write: boolean;
+  tool?: string;
+  resourceIds: string[];
+}
+
+export interface StepView extends Omit<TrajectoryStep, 'requests'> {
+  /** Requests of the step: those of its tool calls, or its own. */
+  requests: RequestView[];
+  /** Indexes into the episode's changes written by this step. */
+  changes: number[];
+}
+
+export interface EpisodeView {
+  id: string;
+  row: EpisodeRow;
+  agent: string;
+  model?: string;
+  session: string;
+  answer: unknown;
+  infraError?: string;
+  conversation: boolean;
+  steps: StepView[];
+  verdicts: VerdictView[];
+  changes: ChangeView[];
+}
+
+export interface RunView {
+  label: string;
+  dir: string;
+  meta: Record<string, unknown>;
+  summary: Summary;
+  tasks: TaskTableRow[];
+  episodes: EpisodeRow[];
+  trajectories: Record<string, EpisodeView>;
+}
+
+export interface ComparisonRow {
+  task: string;
+  a?: { passes: number; episodes: number; passRate: number; meanScore: number };
+  b?: { passes: number; episodes: number; passRate: number; meanScore: number };
+  /** Pass rate of B minus A (both present). */
+  change?: number;
+}
+
+export interface ReportData {
+  generatedAt: string;
+  runs: RunView[];
+  comparison?: ComparisonRow[];
+}
+
+/** Tool results longer than this are cut in the report (the episode file keeps them whole). */
+export const REPORT_RESULT_LIMIT = 20_000;
+
+function episodeRow(e: EpisodeResult): EpisodeRow {
+  return {
+    id: episodeId(e), task: e.task, specialty: e.specialty, variant: e.variant, trial: e.trial, outcome: e.outcome ?? (e.pass ? 'passed' : 'failed'),
+    score: e.score, failedCheckpoints: e.verdicts.filter((v) => !v.pass).map((v) => v.id), causes: failureCauses(e),
+    toolCalls: e.toolCalls, writes: e.writes, durationMs: e.durationMs ?? 0,
+    ...(e.tokens ? { tokens: e.tokens.prompt + e.tokens.completion } : {}), ...(e.cost !== undefined ? { cost: e.cost } : {}),
+    ...(e.error ? { error: e.error } : {}),
+  };
+}
+
+function taskRows(run: LoadedRun): TaskTableRow[] {
+  const byTask = new Map<string, EpisodeResult[]>();
+  for (const e of run.episodes) byTask.set(e.task, [...(byTask.get(e.task) ?? []), e]);
+  return [...byTask].sort(([a], [b]) => a.localeCompare(b)).map(([task, list]) => {
+    const row = run.summary.byTask[task];
+    const failedIn = new Map<string, number>();
+    for (const e of list) if (e.outcome !== 'infra_error') for (const v of e.verdicts) if (!v.pass) failedIn.set(v.id, (failedIn.get(v.id) ?? 0) + 1);
+    // Ties go to the checkpoint first in task order (the verdicts' order).
+    const order = list[0].verdicts.map((v) => v.id);
+    const most = [...failedIn].sort(([a, n], [b, m]) => m - n || order.indexOf(a) - order.indexOf(b))[0];
+    return {
+      task, specialty: list[0].specialty, variants: new Set(list.map((e) => e.variant)).size, trials: Math.max(...list.map((e) => e.trial)),
+      episodes: row.episodes, passes: row.passes, passRate: row.passRate, meanScore: row.meanScore, infraErrors: row.infraErrors,
+      ...(most ? { mostFailed: { id: most[0], episodes: most[1] } } : {}),
+    };
+  });
+}
+
+/** JSON with sorted keys, two-space indent: the same resource prints the same way before and after. */
+export function stableJson(value: unknown): string {
+  const sort = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sort);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]));
+    return v;
+  };
+  return value === null || value === undefined ? '' : JSON.stringify(sort(value), null, 2);
+}
+
+/** Line diff (longest common subsequence) of two texts; resources are small, so the quadratic table is fine. */
+export function lineDiff(before: string, after: string): DiffLine[] {
+  const a = before === '' ? [] : before.split('\n');
+  const b = after === '' ? [] : after.split('\n');
+  const lcs = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
+  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  const out: DiffLine[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      out.push([' ', a[i]]);
+      i++;
+      j++;
+    } else if (lcs[i + 1][j] >= lcs[i][j + 1]) out.push(['-', a[i++]]);
+    else out.push(['+', b[j++]]);
+  }
+  while (i < a.length) out.push(['-', a[i++]]);
+  while (j < b.length) out.push(['+', b[j++]]);
+  return out;
+}
+
+const cut = (text: string) => (text.length > REPORT_RESULT_LIMIT ? `${text.slice(0, REPORT_RESULT_LIMIT)}\n… (${text.length - REPORT_RESULT_LIMIT} more characters in the episode file)` : text);
+
+export function episodeView(e: EpisodeResult): EpisodeView {
+  const trajectory = buildTrajectory(e);
+  const bySeq = new Map(agentRequests(e.log ?? []).map((entry) => [entry.seq, entry]));
+  const stepOfSeq = new Map<number, number>();
+  for (const s of trajectory.steps) for (const seq of [...s.requests, ...s.toolCalls.flatMap((c) => c.seqs)]) stepOfSeq.set(seq, s.n);
+  // The recorded changes hold each resource as the episode began and as it ended (not every version between): the diff
+  // shows that, at every step that wrote the resource.
+  const changes: ChangeView[] = (e.changes ?? []).map((c) => {
+    const key = `${c.type}/${c.id}`;
+    const writeSteps = [...new Set((e.log ?? []).filter((entry) => entry.write && (entry.resourceIds.includes(key) || entry.path === key)).map((entry) => stepOfSeq.get(entry.seq)).filter((n): n is number => n !== undefined))];
+    return { resource: key, action: c.action, versions: c.versions.length, diff: lineDiff(stableJson(c.before), stableJson(c.after)), steps: writeSteps.sort((x, y) => x - y) };
+  });
+  const steps: StepView[] = trajectory.steps.map((s) => {
+    const seqs = [...s.requests, ...s.toolCalls.flatMap((c) => c.seqs)];
+    return {
+      ...s, results: s.results.map((r) => ({ ...r, text: cut(r.text) })),
+      requests: seqs.map((seq) => bySeq.get(seq)).filter((x) => x !== undefined).map((x) => ({ seq: x.seq, line: requestLine(x), status: x.status, write: x.write, ...(x.tool ? { tool: x.tool } : {}), resourceIds: x.resourceIds })),
+      changes: changes.map((c, i) => (c.steps.includes(s.n) ? i : -1)).filter((i) => i >= 0),
+    };
+  });
+  // Evidence cites requests as `#seq` and resources as `Type/id`: a seq links to its step; a resource to the step that
+  // wrote it, else the last step whose request returned it.
+  const resourceStep = (ref: string): number | undefined => {
+    const change = changes.find((c) => c.resource === ref);
+    if (change?.steps.length) return change.steps.at(-1);
+    const reads = (e.log ?? []).filter((entry) => entry.resourceIds.includes(ref)).map((entry) => stepOfSeq.get(entry.seq)).filter((n) => n !== undefined);
+    return reads.at(-1);
+  };
+  const verdicts: VerdictView[] = e.verdicts.map((v) => ({
+    id: v.id, category: v.category, weight: v.weight, critical: v.critical, pass: v.pass, score: v.score, ...(v.failure ? { failure: v.failure } : {}),
+    evidence: v.evidence.map((text) => {
+      const links: EvidenceLink[] = [];
+      for (const m of text.matchAll(/#(\d+)\b/g)) {
+        const step = stepOfSeq.get(Number(m[1]));
+        if (step !== undefined) links.push({ text: m[0], step });
+      }
+      for (const m of text.matchAll(/\b([A-Z][A-Za-z]+\/[A-Za-z0-9\-.]{1,64})/g)) {
+        const step = resourceStep(m[1]);
+        if (step !== undefined && !links.some((l) => l.text === m[1])) links.push({ text: m[1], step });
+      }
+      return { text, links };
+    }),
+  }));
+  return {
+    id: episodeId(e), row: episodeRow(e), agent: e.agent, ...(e.settings?.model ? { model: e.settings.model } : {}), session: e.session,
+    answer: e.answer, ...(e.infraError ? { infraError: e.infraError } : {}), conversation: trajectory.conversation, steps, verdicts, changes,
+  };
+}
+
+export function runView(run: LoadedRun, label?: string): RunView {
+  return {
+    label: label ?? basename(run.dir), dir: run.dir, meta: run.meta, summary: run.summary, tasks: taskRows(run),
+    episodes: run.episodes.map(episodeRow),
+    trajectories: Object.fromEntries(run.episodes.map((e) => [episodeId(e), episodeView(e)])),
+  };
+}
+
+export function compareRuns(a: LoadedRun, b: LoadedRun): ComparisonRow[] {
+  const tasks = [...new Set([...Object.keys(a.summary.byTask), ...Object.keys(b.summary.byTask)])].sort();
+  const side = (run: LoadedRun, task: string) => {
+    const row = run.summary.byTask[task];
+    return row ? { passes: row.passes, episodes: row.episodes, passRate: row.passRate, meanScore: row.meanScore } : undefined;
+  };
+  return tasks.map((task) => {
+    const ra = side(a, task);
+    const rb = side(b, task);
+    // A task whose episodes all ended in infrastructure errors has no rate to compare.
+    const change = ra && rb && ra.episodes > 0 && rb.episodes > 0 ? rb.passRate - ra.passRate : undefined;
+    return { task, ...(ra ? { a: ra } : {}), ...(rb ? { b: rb } : {}), ...(change !== undefined ? { change } : {}) };
+  });
+}
+
+/** The report of one results directory, or of two compared (A then B). */
+export function reportData(dirs: string[], now = new Date()): ReportData {
+  const runs = dirs.map((d) => loadRun(d));
+  const labels = runs.map((r) => basename(r.dir));
+  // Two directories of the same name (runs/x/out, runs/y/out) are told apart by A and B.
+  const distinct = new Set(labels).size === labels.length;
+  return {
+    generatedAt: now.toISOString(),
+    runs: runs.map((r, i) => runView(r, distinct ? labels[i] : `${'AB'[i]}: ${labels[i]}`)),
+    ...(runs.length === 2 ? { comparison: compareRuns(runs[0], runs[1]) } : {}),
+  };
+}
