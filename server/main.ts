@@ -1,6 +1,7 @@
 // Starts the server and listens, and stops it cleanly on SIGTERM/SIGINT; everything else is built in app.ts.
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from './app.ts';
+import { warmUpValidation } from '../resources/validation/validate.ts';
 
 export interface ServeOptions extends AppOptions {
   port: number;
@@ -9,6 +10,9 @@ export interface ServeOptions extends AppOptions {
 
 export async function serve(options: ServeOptions) {
   const built = buildApp(options);
+  // The R4 validators load on first use (a second or more); loaded here, before listening, the first write after a
+  // start or a restart does not hold every other request for that long.
+  warmUpValidation();
   const address = await built.app.listen({ port: options.port, host: options.host });
   return { ...built, address };
 }
