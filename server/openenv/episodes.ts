@@ -164,7 +164,9 @@ export class OpenEnvEpisodes {
     observation.tool_name = name;
     if (!findTool(name)) {
       const message = `Unknown tool '${name}'. Tools: ${agentTools.map((t) => t.definition.name).join(', ')}`;
-      return { observation: { ...observation, result: message, is_error: true, error: { error_type: 'tool_not_found', message } }, reward: null, done: false };
+      // Nothing ran, so nothing became satisfied: a shaped episode's reward is 0.
+      const shaped = episode.rewardMode === 'shaped' ? 0 : null;
+      return { observation: { ...observation, result: message, is_error: true, error: { error_type: 'tool_not_found', message }, shaped_reward: shaped }, reward: shaped, done: false };
     }
     let result;
     try {
