@@ -10,7 +10,7 @@
 import { costOf } from '../episode.ts';
 import { episodeId } from '../report/data.ts';
 import { agentRequests, buildTrajectory, requestLine, type TrajectoryStep } from '../report/trajectory.ts';
-import type { EpisodeResult } from '../types.ts';
+import type { EpisodeResult, Price } from '../types.ts';
 
 export const ATIF_SCHEMA_VERSION = 'ATIF-v1.4';
 export const exportFormats = ['atif', 'jsonl'] as const;
@@ -41,7 +41,7 @@ function metadata(e: EpisodeResult): Json {
   };
 }
 
-function atifStep(step: TrajectoryStep, e: EpisodeResult, requests: Map<number, ReturnType<typeof agentRequests>[number]>): Json {
+function atifStep(step: TrajectoryStep, e: EpisodeResult, requests: Map<number, ReturnType<typeof agentRequests>[number]>, price?: Price): Json {
   const out: Json = { step_id: step.n, source: step.source, message: step.text };
   if (step.source !== 'agent') return out;
   if (step.turn) out.timestamp = step.turn.startedAt;
@@ -63,7 +63,7 @@ function atifStep(step: TrajectoryStep, e: EpisodeResult, requests: Map<number, 
     const usage = step.turn.usage;
     out.metrics = {
       prompt_tokens: usage.prompt, completion_tokens: usage.completion,
-      ...(e.settings?.price ? { cost_usd: costOf(usage, e.settings.price) } : {}),
+      ...(price ? { cost_usd: costOf(usage, price) } : {}),
       extra: { latency_ms: step.turn.latencyMs, finish_reason: step.turn.finishReason, truncated: step.turn.truncated, retries: step.turn.retries.length },
     };
   }
@@ -72,11 +72,14 @@ function atifStep(step: TrajectoryStep, e: EpisodeResult, requests: Map<number, 
   return out;
 }
 
-/** One episode as an ATIF trajectory. */
-export function toAtif(e: EpisodeResult): Json {
+/**
+ * One episode as an ATIF trajectory. `price` (the run's --price, from summary.json when the episode's settings lack
+ * it) gives each step its cost.
+ */
+export function toAtif(e: EpisodeResult, price: Price | undefined = e.settings?.price): Json {
   const trajectory = buildTrajectory(e);
   const requests = new Map(agentRequests(e.log ?? []).map((r) => [r.seq, r]));
-  const steps = trajectory.steps.map((s) => atifStep(s, e, requests));
+  const steps = trajectory.steps.map((s) => atifStep(s, e, requests, price));
   return {
     schema_version: ATIF_SCHEMA_VERSION,
     session_id: e.session || episodeId(e),

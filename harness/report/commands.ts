@@ -3,6 +3,7 @@
 // directory is a one-line usage error.
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { ExportFormat } from '../export/formats.ts';
+import type { Price } from '../types.ts';
 
 function port(value: string): number {
   const n = Number(value);
@@ -68,7 +69,8 @@ export function registerResultCommands(program: Command): void {
       if (opts.format === 'atif') {
         const out = opts.out ?? join(results, 'atif');
         mkdirSync(out, { recursive: true });
-        for (const e of run.episodes) writeFileSync(join(out, `${episodeId(e)}.json`), `${JSON.stringify(toAtif(e), null, 2)}\n`);
+        const runPrice = run.meta.price as Price | undefined;
+        for (const e of run.episodes) writeFileSync(join(out, `${episodeId(e)}.json`), `${JSON.stringify(toAtif(e, e.settings?.price ?? runPrice), null, 2)}\n`);
         console.error(`wrote ${run.episodes.length} ATIF trajectories to ${out}/`);
         return;
       }
