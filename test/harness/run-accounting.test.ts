@@ -2,8 +2,10 @@
 // pass^k with their count shown, in the per-episode records, summary.json and the printed summary; `ehr-gym run` exits
 // non-zero for them unless --allow-errors; progress is plain lines when stderr is a pipe; custom agent modules (.ts and
 // .js) run through the same path. Fake model servers are real local HTTP servers.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,8 @@ import { INFRA_ERROR_EXIT_CODE, loadAgentModule } from '../../harness/cli.ts';
 import { GymClient } from '../../harness/gym-client.ts';
 import { runProvenance } from '../../harness/provenance.ts';
 import { runBenchmark } from '../../harness/runner.ts';
+import { runEpisode } from '../../harness/episode.ts';
+import { summarize } from '../../harness/scoring.ts';
 import { startBenchServer } from '../../harness/server.ts';
 import { loadTask } from '../../harness/task-loader.ts';
 import { FIXTURE_TASKS } from '../fixtures/fixture-tasks.ts';
@@ -79,6 +83,47 @@ t.test('runBenchmark: infrastructure errors counted apart in records, summary.js
   t.ok(episode.turns.every((x: any) => typeof x.latencyMs === 'number' && x.usage.prompt === 100));
   t.match(episode.provenance, { server: { version: '0.1.0' }, population: { seed: 7 }, taskVersion: /^[0-9a-f]{12}$/, graderVersion: /^0\.1\.0\+[0-9a-f]{12}$/ });
   t.ok(episode.provenance.server.commit === undefined || /^[0-9a-f]{40}(-dirty)?$/.test(episode.provenance.server.commit));
+});
+
+/** A proxy in front of the bench server that answers 502 for the gym's tool route (a failing gym behind a gateway). */
+async function failingToolsProxy(t: Test): Promise<string> {
+  const proxy = createHttpServer(async (req, res) => {
+    if (req.method === 'POST' && /^\/gym\/sessions\/[^/]+\/tools\//.test(req.url ?? '')) {
+      res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+    const upstream = await fetch(server.url + req.url, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+    res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
+t.test('gym server failures are infrastructure errors too: a 5xx tool call, a session that cannot be created', async (t) => {
+  const llm = await fakeModel(t, [() => completion({ tool_calls: [toolCall('r', 'fhir_read', { resourceType: 'Patient', id: 'dm-chen' })] })]);
+  const agent = openAiAgent(openAiOptionsFromEnv({ baseUrl: `${llm.url}/v1`, apiKey: 'k', model: 'fake', maxTurns: 4, retries: 0, retryDelayMs: 1, timeoutMs: 10_000 }));
+  const viaProxy = new GymClient(await failingToolsProxy(t));
+  const { result } = await runEpisode({ task, variant: 'dm-chen', trial: 1, agent, gym: viaProxy });
+  t.equal(result.outcome, 'infra_error');
+  t.match(result.infraError, /^gym tool call fhir_read failed: POST \/gym\/sessions\/\S+\/tools\/fhir_read -> 502: bad gateway/);
+
+  // Nothing listens there any more.
+  const gone = await new Promise<string>((resolve) => {
+    const probe = createHttpServer().listen(0, '127.0.0.1', () => {
+      const url = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+      probe.close(() => resolve(url));
+    });
+  });
+  const down = await runEpisode({ task, variant: 'dm-chen', trial: 1, agent, gym: new GymClient(gone) });
+  t.equal(down.result.outcome, 'infra_error');
+  t.match(down.result.infraError, /^gym session not created: fetch failed/);
+  t.ok(down.result.durationMs >= 0 && down.result.startedAt, 'timed like any episode');
+  const s = summarize([result, down.result]);
+  t.same([s.episodes, s.infraErrors], [0, 2]);
 });
 
 t.test('a custom agent module: the example (a factory of the settings) loads and runs like any agent', async (t) => {
