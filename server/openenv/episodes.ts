@@ -142,12 +142,20 @@ export class OpenEnvEpisodes {
     };
   }
 
-  /** Ends an episode and deletes its gym session (a WebSocket closing, or a reset reusing the id). */
-  close(episodeId: string): void {
+  /**
+   * Ends an episode and deletes its gym session (a WebSocket closing, or a reset reusing the id). With `sessionId`,
+   * only if the id still names that session: a client-chosen id may have been taken over by another reset since.
+   */
+  close(episodeId: string, sessionId?: string): void {
     const episode = this.episodes.get(episodeId);
-    if (!episode) return;
+    if (!episode || (sessionId !== undefined && episode.sessionId !== sessionId)) return;
     this.episodes.delete(episodeId);
     if (this.sessions.has(episode.sessionId)) this.sessions.delete(episode.sessionId);
+  }
+
+  /** The gym session an episode id names now (undefined for none). */
+  sessionOf(episodeId: string): string | undefined {
+    return this.episodes.get(episodeId)?.sessionId;
   }
 
   has(episodeId: string): boolean {

@@ -37,13 +37,25 @@ export function attachWebSocket(app: FastifyInstance, root: FastifyInstance, epi
 
 function serve(ws: WebSocket, episodes: OpenEnvEpisodes, client: string): void {
   let current: string | undefined;
+  // The session behind `current` when this connection started it: a reset elsewhere reusing the id takes it over.
+  let currentSession: string | undefined;
   let chain: Promise<void> = Promise.resolve();
   const send = (type: string, data: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type, data }));
   };
   const closeEpisode = () => {
-    if (current !== undefined) episodes.close(current);
+    if (current !== undefined) episodes.close(current, currentSession);
     current = undefined;
+    currentSession = undefined;
+  };
+
+  /** This connection's episode, unless a reset elsewhere took its id over (an expired one is the step's 404). */
+  const owned = (): string | undefined => {
+    const now = current === undefined ? undefined : episodes.sessionOf(current);
+    if (now !== undefined && now !== currentSession) {
+      throw new OpenEnvError(409, `Episode '${current}' was replaced by another reset with the same episode_id; reset for another`);
+    }
+    return current;
   };
 
   const handle = async (text: string): Promise<void> => {
@@ -67,21 +79,23 @@ function serve(ws: WebSocket, episodes: OpenEnvEpisodes, client: string): void {
           closeEpisode();
           const result = await episodes.reset(params, client);
           current = result.observation.episode_id;
+          currentSession = episodes.sessionOf(current);
           return send('observation', result);
         }
         case 'step': {
           const action = checkAction(data, ['data']);
-          if (current === undefined) throw new OpenEnvError(409, 'No episode on this connection: send a reset first');
-          return send('observation', await episodes.step(current, action));
+          const episode = owned();
+          if (episode === undefined) throw new OpenEnvError(409, 'No episode on this connection: send a reset first');
+          return send('observation', await episodes.step(episode, action));
         }
         case 'state':
-          return send('state', episodes.state(current));
+          return send('state', episodes.state(owned()));
         case 'close':
           closeEpisode();
           ws.close(1000);
           return;
         case 'mcp':
-          return send('mcp', await handleJsonRpc(data, episodes, current));
+          return send('mcp', await handleJsonRpc(data, episodes, owned()));
         default:
           return send('error', { message: `Unknown message type: ${String(type)}`, code: 'UNKNOWN_TYPE' });
       }

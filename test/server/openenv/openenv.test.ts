@@ -114,8 +114,8 @@ t.test('WebSocket: the same policy over GET /openenv/ws (RFC 6455 client in stdl
   t.equal(seen.session_after_close, 404, 'and deletes the episode\'s session');
 });
 
-t.test('WebSocket refusals carry OpenEnv\'s error codes and leave the connection usable', async (t) => {
-  const seen = await python('ws-errors', server.url);
+t.test('WebSocket refusals carry OpenEnv\'s error codes and leave the connection usable; an episode id another reset took over is not stepped or closed', async (t) => {
+  const seen = await python('ws-errors', server.url, HK, 'hk-ramos');
   t.equal(seen.invalid_json.data.code, 'INVALID_JSON');
   t.equal(seen.unknown_type.data.code, 'UNKNOWN_TYPE');
   t.match(seen.step_before_reset.data, { code: 'EXECUTION_ERROR', message: /reset first/ });
@@ -123,6 +123,8 @@ t.test('WebSocket refusals carry OpenEnv\'s error codes and leave the connection
   t.same(seen.bad_reset.data.errors.map((e: { loc: string[] }) => e.loc), [['data', 'seed']]);
   t.equal(seen.extra_field.data.code, 'VALIDATION_ERROR');
   t.same(seen.state_without_episode, { type: 'state', data: { episode_id: null, step_count: 0 } });
+  t.match(seen.step_after_takeover.data, { code: 'EXECUTION_ERROR', status: 409, message: /replaced by another reset/ }, 'an episode id taken over by another reset');
+  t.same(seen.http_episode_after_ws_close, { status: 200, step_count: 0 }, 'the connection closing leaves the new holder\'s episode alone');
 });
 
 t.test('shaped rewards: each checkpoint\'s normalized weight once, when it first becomes satisfied; the final reward is still the score', async (t) => {

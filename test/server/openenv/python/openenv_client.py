@@ -5,7 +5,7 @@ inhibitor order, stop the order, order a repeat BMP, answer) drives a whole epis
 same policy is run through the gym API's tool route and graded there, so the test can compare the two grades.
   python3 openenv_client.py http SERVER_URL TASK VARIANT [final|shaped]
   python3 openenv_client.py ws SERVER_URL TASK SEED
-  python3 openenv_client.py ws-errors SERVER_URL
+  python3 openenv_client.py ws-errors SERVER_URL TASK VARIANT
 Each prints one JSON object with what it saw."""
 import base64
 import hashlib
@@ -247,7 +247,7 @@ def ws_episode(server, task, seed):
     }
 
 
-def ws_errors(server):
+def ws_errors(server, task, variant):
     ws = WebSocket(server.replace("http://", "ws://") + "/openenv/ws")
     seen = {}
     ws.send_text("{not json")
@@ -259,6 +259,16 @@ def ws_errors(server):
     seen["extra_field"] = ws.request({"type": "state", "colour": "blue"})
     seen["state_without_episode"] = ws.request({"type": "state"})
     ws.close()
+
+    # An episode id chosen by the client and reused by an HTTP reset: the WebSocket's episode is replaced, its steps
+    # are refused, and its closing leaves the new episode alone.
+    ws = WebSocket(server.replace("http://", "ws://") + "/openenv/ws")
+    ws.request({"type": "reset", "data": {"task": task, "variant": variant, "episode_id": "shared-episode"}})
+    status, _ = call("POST", f"{server}/openenv/reset", {"task": task, "variant": variant, "episode_id": "shared-episode"})
+    seen["step_after_takeover"] = ws.request({"type": "step", "data": {"tool_name": "fhir_read", "arguments": {"resourceType": "Patient", "id": variant}}})
+    ws.close()
+    status, state = call("GET", f"{server}/openenv/state?episode_id=shared-episode")
+    seen["http_episode_after_ws_close"] = {"status": status, "step_count": state.get("step_count")}
     return seen
 
 
@@ -269,5 +279,5 @@ if __name__ == "__main__":
     elif what == "ws":
         out = ws_episode(server, sys.argv[3], int(sys.argv[4]))
     else:
-        out = ws_errors(server)
+        out = ws_errors(server, sys.argv[3], sys.argv[4])
     print(json.dumps(out))
