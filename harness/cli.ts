@@ -282,7 +282,8 @@ export function registerToolCommands(program: Command): void {
         const e = err as Error;
         fail(`${e.message}${(e.cause as Error | undefined)?.message ? `: ${(e.cause as Error).message}` : ''}`, 1);
       }
-      const server = createMcpServer(new ToolExecutor(http!, sessionId!), instruction);
+      const alive = async () => (await http!({ method: 'GET', path: `/gym/sessions/${encodeURIComponent(sessionId!)}` })).status !== 404;
+      const server = createMcpServer(new ToolExecutor(http!, sessionId!), instruction, alive);
       await server.connect(new StdioServerTransport());
     });
 }

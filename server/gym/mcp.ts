@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionManager } from './sessions.ts';
 import { injectClient, ToolExecutor } from '../tools/executor.ts';
 import { agentTools, toMcpTool } from '../tools/index.ts';
@@ -28,7 +28,15 @@ export function mcpTools() {
 /** JSON-RPC error code of a request naming no live gym session (the implementation-defined server-error range). */
 export const MCP_NO_SESSION = -32001;
 
-export function createMcpServer(executor: ToolExecutor, instructions?: string): Server {
+export function noSessionMessage(id: string): string {
+  return `No gym session '${id}' (unknown or expired); create one with POST /gym/sessions`;
+}
+
+/**
+ * `sessionAlive` is asked after a call answered 404: when the session itself is gone (expired or deleted while the
+ * client was connected), the call is a JSON-RPC error saying so, not a tool result about a missing resource.
+ */
+export function createMcpServer(executor: ToolExecutor, instructions?: string, sessionAlive?: () => Promise<boolean>): Server {
   const server = new Server(
     { name: 'ehr-gym', version: '0.1.0' },
     { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) },
@@ -36,6 +44,9 @@ export function createMcpServer(executor: ToolExecutor, instructions?: string): 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const result = await executor.call(request.params.name, request.params.arguments ?? {});
+    if (result.isError && result.text.startsWith('{"error":404') && sessionAlive && !(await sessionAlive())) {
+      throw new McpError(MCP_NO_SESSION, noSessionMessage(executor.sessionId));
+    }
     return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
   });
   return server;
@@ -60,12 +71,13 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
       // 404 as for an MCP session the server no longer knows (MCP transports), with a JSON-RPC error the client reads.
       const message = id === undefined
         ? `Name the gym session with the ${MCP_SESSION_HEADER} header or ?session=`
-        : `No gym session '${id}' (unknown or expired); create one with POST /gym/sessions`;
+        : noSessionMessage(id);
       const body = request.body as { id?: unknown } | undefined;
       const requestId = body && !Array.isArray(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
       return reply.code(404).header('content-type', 'application/json').send({ jsonrpc: '2.0', error: { code: MCP_NO_SESSION, message }, id: requestId });
     }
-    const server = createMcpServer(new ToolExecutor(http, session.meta.id, session.meta.toolOptions), session.meta.instruction);
+    const server = createMcpServer(new ToolExecutor(http, session.meta.id, session.meta.toolOptions), session.meta.instruction,
+      async () => options.sessions.get(session.meta.id) !== undefined);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {

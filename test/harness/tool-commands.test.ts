@@ -10,6 +10,8 @@ import { anthropicTools } from '../../harness/agents/anthropic.ts';
 import { mcpTools } from '../../server/gym/mcp.ts';
 import { gymTools } from '../../server/tools/index.ts';
 import { startGym } from '../server/gym/gym-harness.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const projectRoot = new URL('../../', import.meta.url).pathname;
 
@@ -67,4 +69,17 @@ t.test('ehr-gym mcp: an unknown session or an unreachable server is one line and
   t.equal(badClock.code, 1);
   t.match(badClock.stderr, /^ehr-gym mcp: could not create a session \(400\): now must be an instant with a time zone/);
   t.notMatch(badClock.stderr, noStack);
+});
+
+t.test('ehr-gym mcp: a session that ends while the client is connected answers its calls with a JSON-RPC error', async (t) => {
+  const gym = await startGym(t);
+  const address = await gym.app.listen({ port: 0, host: '127.0.0.1' });
+  const s = await gym.createSession();
+  const client = new Client({ name: 'ehr-gym-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'bin/ehr-gym.ts', 'mcp', '--url', address, '--session', s.id], cwd: projectRoot, stderr: 'pipe' }));
+  t.teardown(() => client.close());
+  const missing = await client.callTool({ name: 'fhir_read', arguments: { resourceType: 'Patient', id: 'nobody' } });
+  t.equal(missing.isError, true, 'a missing resource in a live session stays a tool error');
+  await gym.json('DELETE', `/gym/sessions/${s.id}`);
+  await t.rejects(client.callTool({ name: 'fhir_read', arguments: { resourceType: 'Patient', id: 'p1' } }), new RegExp(`MCP error -32001: No gym session '${s.id}' \\(unknown or expired\\)`));
 });
