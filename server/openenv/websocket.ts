@@ -24,18 +24,26 @@ export function attachWebSocket(app: FastifyInstance, root: FastifyInstance, epi
       return;
     }
     // The per-client session limits count the peer address (a proxy's forwarded address is not read here).
-    wss.handleUpgrade(request, socket, head, (ws) => serve(ws, episodes, request.socket.remoteAddress ?? 'unknown'));
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      const ended = serve(ws, episodes, request.socket.remoteAddress ?? 'unknown');
+      open.add(ended);
+      void ended.then(() => open.delete(ended));
+    });
   };
+  /** Each open connection's end: its last message handled and its episode closed. */
+  const open = new Set<Promise<void>>();
   root.server.on('upgrade', onUpgrade);
-  // Open connections would hold the server's close; end them first.
+  // Open connections would hold the server's close, and their episodes must be closed while the store is open.
   app.addHook('preClose', async () => {
     root.server.off('upgrade', onUpgrade);
     for (const ws of wss.clients) ws.terminate();
+    await Promise.all(open);
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
 }
 
-function serve(ws: WebSocket, episodes: OpenEnvEpisodes, client: string): void {
+/** Serves one connection; resolves once it has closed and its episode with it. */
+function serve(ws: WebSocket, episodes: OpenEnvEpisodes, client: string): Promise<void> {
   let current: string | undefined;
   // The session behind `current` when this connection started it: a reset elsewhere reusing the id takes it over.
   let currentSession: string | undefined;
@@ -111,9 +119,13 @@ function serve(ws: WebSocket, episodes: OpenEnvEpisodes, client: string): void {
   ws.on('message', (data, isBinary) => {
     chain = chain.then(() => (isBinary
       ? send('error', { message: 'Messages are JSON text frames', code: 'INVALID_JSON' })
-      : handle(data.toString())));
+      : handle(data.toString())))
+      .catch((err: Error) => send('error', { message: err.message, code: 'EXECUTION_ERROR', status: 500 }));
   });
-  ws.on('close', () => {
-    chain = chain.then(closeEpisode);
+  return new Promise<void>((resolve) => {
+    ws.on('close', () => {
+      // A failure here has no client left to tell (and must not become an unhandled rejection).
+      void chain.then(closeEpisode).catch(() => undefined).then(resolve);
+    });
   });
 }

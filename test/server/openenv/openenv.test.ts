@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
+import { WebSocket } from 'ws';
 import { buildApp } from '../../../server/app.ts';
 import { noClientLimits } from '../../../server/gym/sessions.ts';
 import { agentTools } from '../../../server/tools/index.ts';
@@ -296,4 +297,28 @@ t.test('infrastructure errors never produce a reward: a grade that fails is a 50
   t.equal((await post('/openenv/step', { episode_id: episode, action: { tool_name: 'fhir_read' } })).status, 409);
   const shaped = await post('/openenv/reset', { task: HK, variant: 'hk-ramos', reward_mode: 'shaped' });
   t.equal(shaped.status, 503, 'a shaped episode whose start cannot be graded does not start');
+});
+
+t.test('closing the server ends open WebSocket sessions and their episodes', async (t) => {
+  const { app, sessions } = buildApp({ tasks: new TaskFolderService(FIXTURE_TASKS), gym: noClientLimits });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const ws = new WebSocket(`${url.replace('http://', 'ws://')}/openenv/ws`);
+  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+  const answer = new Promise<any>((resolve) => ws.once('message', (data) => resolve(JSON.parse(data.toString()))));
+  ws.send(JSON.stringify({ type: 'reset', data: { task: HK, variant: 'hk-ramos' } }));
+  const episode = (await answer).data.observation.episode_id;
+  t.ok(sessions.has(episode), 'the episode\'s session is live');
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+  await app.close();
+  t.type(await closed, 'number', 'the connection ended with the server');
+  t.notOk(sessions.has(episode), 'and its episode\'s session with it');
+});
+
+t.test('an upgrade to any other path is refused', async (t) => {
+  const ws = new WebSocket(`${server.url.replace('http://', 'ws://')}/gym/ws`);
+  const status = await new Promise<number | undefined>((resolve) => {
+    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode));
+    ws.once('error', () => resolve(undefined));
+  });
+  t.equal(status, 404);
 });
