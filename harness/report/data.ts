@@ -9,6 +9,7 @@ import { episodeFileName } from '../runner.ts';
 import { summarize, type Summary } from '../scoring.ts';
 import { agentRequests, buildTrajectory, requestLine, type TrajectoryStep } from './trajectory.ts';
 import type { ResourceChange } from '../../contracts/gym-api.ts';
+import type { Verdict } from '../../contracts/task.ts';
 import type { EpisodeResult } from '../types.ts';
 
 /** A results directory as read from disk. */
@@ -109,14 +110,8 @@ export interface EvidenceLink {
   step: number;
 }
 
-export interface VerdictView {
-  id: string;
-  category: string;
-  weight: number;
-  critical: boolean;
-  pass: boolean;
-  score: number;
-  failure?: string;
+/** A checkpoint verdict, its evidence lines with the steps they cite. */
+export interface VerdictView extends Omit<Verdict, 'evidence'> {
   evidence: { text: string; links: EvidenceLink[] }[];
 }
 
@@ -268,7 +263,7 @@ export function episodeView(e: EpisodeResult): EpisodeView {
     return reads.at(-1);
   };
   const verdicts: VerdictView[] = e.verdicts.map((v) => ({
-    id: v.id, category: v.category, weight: v.weight, critical: v.critical, pass: v.pass, score: v.score, ...(v.failure ? { failure: v.failure } : {}),
+    ...v,
     evidence: v.evidence.map((text) => {
       const links: EvidenceLink[] = [];
       for (const m of text.matchAll(/#(\d+)\b/g)) {
