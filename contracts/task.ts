@@ -100,6 +100,8 @@ export interface TaskSpec {
   deliverables: { answer?: string; actions?: string[]; files?: string[] };
   checkpoints: Checkpoint[];
   guidelines: { title: string; citation?: string; url?: string }[];
+  /** The episode goes on after a submit: later writes and submits are accepted, the last answer counts (default false). */
+  continuation?: boolean;
   /** The benchmark split (default `test`): `dev` tasks are for developing agents, `test` tasks for reporting. */
   split?: 'dev' | 'test';
   /** Maintainer notes; never shown to agents. */

@@ -78,7 +78,7 @@ export class TaskFolderService extends TaskFolderSource implements TaskService {
 function cardOf(spec: TaskSpec): TaskCard {
   return {
     id: spec.id, title: spec.title, specialty: spec.specialty, workflows: spec.workflows, level: spec.level,
-    split: spec.split ?? 'test',
+    split: spec.split ?? 'test', continuation: spec.continuation ?? false,
     checkpoints: spec.checkpoints.map((c) => ({ id: c.id, category: c.category, description: c.description, weight: c.weight, critical: c.critical ?? false })),
     guidelines: spec.guidelines.map((g) => ({ title: g.title, ...(g.citation ? { citation: g.citation } : {}), ...(g.url ? { url: g.url } : {}) })),
   };

@@ -1,6 +1,7 @@
 // The tasks folder as the gym's TaskSource (server/gym/sessions.ts): `POST /gym/sessions {task, variant}` gets the
-// task's clock, fixture and instruction. Only those three leave the folder: checkpoints, notes, solution.ts and
-// grader.ts are never read here, so nothing a session can reach holds grader material.
+// task's clock, fixture and instruction, and whether its episode continues after a submit. Only those leave the
+// folder: checkpoints, notes, solution.ts and grader.ts are never read here, so nothing a session can reach holds
+// grader material.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bundle } from '@medplum/fhirtypes';
@@ -44,7 +45,7 @@ export class TaskFolderSource implements TaskSource {
     // Bound as the runner binds it (harness/variants.ts); a template that forgets {patient} still names the patient.
     let instruction = instructionFor({ spec } as Task, patient);
     if (patient && !spec.instruction.includes('{patient}')) instruction = `${instruction} (Patient/${patient})`;
-    const setup: TaskSetup = { now: spec.now, instruction };
+    const setup: TaskSetup = { now: spec.now, instruction, ...(spec.continuation ? { continuation: true } : {}) };
     if (spec.binding.fixture) setup.fixture = this.fixture(task, spec.binding.fixture);
     return setup;
   }

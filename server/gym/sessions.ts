@@ -25,6 +25,8 @@ export interface GymSettings extends FairUseSettings {
   wallTime: () => number;
   /** What each session's audit log keeps (body prefixes, total size). */
   audit: AuditLimits;
+  /** This server's replica id (`serve --replica-id`), put in front of every session id it creates; see session-id.ts. */
+  replicaId?: string;
 }
 
 /** GymSettings as buildApp takes them: any subset, the audit limits too. */
@@ -57,6 +59,8 @@ export interface TaskSetup {
   now?: string;
   fixture?: Bundle;
   instruction?: string;
+  /** The episode goes on after a submit (the task says so); otherwise the first submit ends it. */
+  continuation?: boolean;
 }
 
 export interface TaskSource {
@@ -103,6 +107,8 @@ export interface SessionMeta {
   submission?: Submission;
   /** Set when the episode ended: later writes to its FHIR base and later submits answer 409. */
   ended?: EpisodeEnd;
+  /** A submit does not end the episode (the task allows continuation); a grade still does. */
+  continuation?: boolean;
   /** resource_history position after the fixture: later rows are the episode's changes. */
   watermark: number;
   /** Who created it (server/gym/fair-use.ts), for the per-client quota; never shown in an answer. */
@@ -181,8 +187,8 @@ export class SessionManager {
       throw new FhirError(429, [issue('error', 'throttled', `At most ${this.settings.maxSessions} sessions may be live at once; delete one or wait for idle ones to expire`)],
         { 'retry-after': String(Math.ceil(Math.min(this.settings.idleTtlMs, 60_000) / 1000)) });
     }
-    let id = newSessionId();
-    while (this.live.has(id)) id = newSessionId();
+    let id = newSessionId(this.settings.replicaId);
+    while (this.live.has(id)) id = newSessionId(this.settings.replicaId);
     const wall = this.settings.wallTime();
     const meta: SessionMeta = { id, ...spec, createdAt: new Date(wall).toISOString(), watermark: 0, ...(client !== undefined ? { client } : {}) };
     const session: LiveSession = { meta, repo: this.repositoryOf(id, new Date(meta.now)), lastActive: wall, persistedActive: wall };
@@ -264,7 +270,7 @@ export class SessionManager {
 
   /**
    * Records the answer. A session's episode ends with its first submit: a second one is a 409 (the default session,
-   * /fhir, is no episode and takes any number).
+   * /fhir, is no episode, and a task allowing continuation keeps its episode going: they take any number).
    */
   submit(id: string, body: unknown): Submission {
     const session = this.require(id);
@@ -275,7 +281,10 @@ export class SessionManager {
     if (files !== undefined) submission.files = files;
     session.meta.submission = submission;
     // endEpisode stores the meta, the submission with it.
-    if (session !== this.defaultSession) this.endEpisode(session);
+    if (session !== this.defaultSession) {
+      if (session.meta.continuation) this.stmts.upsert.run(id, JSON.stringify(session.meta), session.lastActive);
+      else this.endEpisode(session);
+    }
     return submission;
   }
 
@@ -375,6 +384,7 @@ export class SessionManager {
     if (request.task !== undefined) spec.task = request.task;
     if (request.variant !== undefined) spec.variant = request.variant;
     if (setup.instruction !== undefined) spec.instruction = setup.instruction;
+    if (setup.continuation) spec.continuation = true;
     if (fixture !== undefined) spec.fixture = fixture as Bundle;
     return spec;
   }

@@ -24,6 +24,8 @@ export interface TaskCard {
   level: 'patient' | 'population';
   /** The task's split (`test` unless task.json says otherwise). */
   split: string;
+  /** Whether the episode goes on after a submit (otherwise the first submit ends it). */
+  continuation: boolean;
   checkpoints: { id: string; category: CheckpointCategory; description: string; weight: number; critical: boolean }[];
   guidelines: { title: string; citation?: string; url?: string }[];
 }

@@ -2,6 +2,7 @@
 // (POST /gym/sessions/{id}/grade), the end of an episode at its first submit, and variants checked at session creation.
 import t from 'tap';
 import { execFile } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -95,7 +96,7 @@ t.test('GET /gym/tasks: every task, filtered by specialty, workflow, level and s
   const spec = readTaskSpec(HK, FIXTURE_TASKS);
   const card = all.body.tasks.find((c: { id: string }) => c.id === HK);
   t.same(card, {
-    id: HK, title: spec.title, specialty: spec.specialty, workflows: spec.workflows, level: spec.level, split: 'test',
+    id: HK, title: spec.title, specialty: spec.specialty, workflows: spec.workflows, level: spec.level, split: 'test', continuation: false,
     checkpoints: spec.checkpoints.map((c) => ({ id: c.id, category: c.category, description: c.description, weight: c.weight, critical: c.critical ?? false })),
     guidelines: spec.guidelines,
   }, 'the card: identity, rubric outline and guidelines only');
@@ -227,4 +228,24 @@ t.test('POST /gym/sessions/{id}/grade: as the session stands, ending it; determi
   t.match(untasked.body.issue[0].diagnostics, /has no task/);
   t.equal((await call('POST', '/gym/sessions/AAAAAAAAAAAAAAAAAAAAAAAA/grade')).status, 404, 'an unknown session');
   t.equal((await call('POST', '/gym/sessions/default/grade')).status, 403, 'the default session is the operator\'s (and no episode)');
+});
+
+t.test('a task that allows continuation: a submit does not end the episode, a grade does', async (t) => {
+  const dir = t.testdir({});
+  cpSync(join(FIXTURE_TASKS, 'schema.json'), join(dir, 'schema.json'));
+  cpSync(join(FIXTURE_TASKS, HK), join(dir, HK), { recursive: true });
+  const path = join(dir, HK, 'task.json');
+  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), continuation: true }));
+  const { call, session } = gym(t, new TaskFolderService(dir));
+  t.equal((await call('GET', `/gym/tasks/${HK}`)).body.continuation, true, 'the card says so');
+  const { id } = await session({ task: HK, variant: 'hk-ramos' });
+  const basic = { resourceType: 'Basic', code: { text: 'x' } };
+  t.equal((await call('POST', `/gym/sessions/${id}/submit`, { answer: 'K 6.1' })).status, 200);
+  t.equal((await call('POST', `/fhir/_session/${id}/Basic`, basic, 'application/fhir+json')).status, 201, 'writes go on');
+  t.equal((await call('POST', `/gym/sessions/${id}/submit`, { answer: 'K 5.9' })).status, 200, 'a second submit');
+  const graded = await call('POST', `/gym/sessions/${id}/grade`);
+  t.equal(graded.status, 200);
+  t.equal(graded.body.verdicts.find((v: { id: string }) => v.id === 'stated_potassium').pass, true, 'the last answer counts');
+  t.equal((await call('POST', `/fhir/_session/${id}/Basic`, basic, 'application/fhir+json')).status, 409, 'the grade ends it');
+  t.equal((await call('POST', `/gym/sessions/${id}/submit`, { answer: 'K 6.1' })).status, 409);
 });
