@@ -1,8 +1,7 @@
 // The benchmark's subcommands of `ehr-gym`: run, task new|check|list, and the agent-tool commands tools and mcp.
 // Registered by bin/ehr-gym.ts. Usage errors are one line on stderr and a non-zero exit, never a stack trace.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { toolFormats, type ToolFormat } from '../server/tools/index.ts';
@@ -57,7 +56,7 @@ function addServerOptions(command: Command): Command {
     .option('--seed <s>', 'in-process server: population seed', wholeNumber(0), 1);
 }
 
-async function withServer<T>(flags: ServerFlags, work: (gym: import('./gym-client.ts').GymClient) => Promise<T>): Promise<T> {
+async function withServer<T>(flags: ServerFlags, work: (gym: import('./gym-client.ts').GymClient, server: import('./server.ts').BenchServer) => Promise<T>): Promise<T> {
   const { startBenchServer } = await import('./server.ts');
   const { GymClient } = await import('./gym-client.ts');
   const server = await startBenchServer({
@@ -65,7 +64,7 @@ async function withServer<T>(flags: ServerFlags, work: (gym: import('./gym-clien
     patients: flags.patients, seed: flags.seed, seedProgress: process.stderr.isTTY,
   });
   try {
-    return await work(new GymClient(server.url));
+    return await work(new GymClient(server.url), server);
   } finally {
     await server.close();
   }
@@ -126,23 +125,12 @@ export function registerBenchmarkCommands(program: Command): void {
       const ids = selectTaskIds(opts.tasks);
       if (ids.length === 0) command.error(`error: no task matches ${opts.tasks?.join(' ') ?? '(all)'}`);
       const tasks = await Promise.all(ids.map((id) => loadTask(id)));
-      const { startBenchServer } = await import('./server.ts');
-      const { GymClient } = await import('./gym-client.ts');
-      const server = await startBenchServer({
-        ...(opts.server ? { server: opts.server } : {}), ...(opts.db ? { dbPath: opts.db } : {}),
-        patients: opts.patients, seed: opts.seed, seedProgress: process.stderr.isTTY,
-      });
-      let result;
-      try {
-        const provenance = await runProvenance(server.url, { inProcess: server.inProcess, ...(server.population ? { population: server.population } : {}) });
-        result = await runBenchmark({
-          tasks, agent, gym: new GymClient(server.url), trials: opts.trials, concurrency: opts.concurrency,
-          progress: process.stderr.isTTY ? 'bar' : 'lines', provenance, ...(opts.price ? { price: opts.price } : {}),
-          settings: runSettings(opts), ...(opts.out ? { outDir: opts.out } : {}),
-        });
-      } finally {
-        await server.close();
-      }
+      const result = await withServer(opts, async (gym, server) => runBenchmark({
+        tasks, agent, gym, trials: opts.trials, concurrency: opts.concurrency,
+        progress: process.stderr.isTTY ? 'bar' : 'lines',
+        provenance: await runProvenance(server.url, { inProcess: server.inProcess, ...(server.population ? { population: server.population } : {}) }),
+        ...(opts.price ? { price: opts.price } : {}), settings: runSettings(opts), ...(opts.out ? { outDir: opts.out } : {}),
+      }));
       for (const p of result.problems) console.error(`warning: ${p}`);
       console.log(`agent ${agent.name}, ${opts.trials} trial(s)`);
       console.log(formatSummary(result.summary));

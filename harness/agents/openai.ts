@@ -9,8 +9,6 @@ import { toOpenAiTool } from '../../server/tools/index.ts';
 import type { ToolDefinition } from '../../server/tools/tool.ts';
 import type { ModelSettings } from '../types.ts';
 
-export { systemPrompt };
-
 export interface OpenAiAgentOptions {
   /** e.g. https://api.openai.com/v1 or a local server's /v1 (env OPENAI_BASE_URL). */
   baseUrl: string;
