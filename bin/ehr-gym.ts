@@ -1,6 +1,8 @@
 // The ehr-gym command line.
 import { Command, InvalidArgumentError } from 'commander';
 import { availableParallelism } from 'node:os';
+import { REPLICA_ID } from '../server/gym/session-id.ts';
+import { nginxConfig } from '../server/gym/replicas.ts';
 import { serve, stopOnSignals } from '../server/main.ts';
 import { logLevels, type LogLevel } from '../server/app.ts';
 import { registerBenchmarkCommands, registerToolCommands } from '../harness/cli.ts';
@@ -33,8 +35,9 @@ program
   .option('--session-creates-per-minute <n>', 'sessions one client may create a minute, after a burst of 60', positiveInt, 120)
   .option('--patients <n>', 'size of the default population built into an empty database (seed 1)', positiveInt, 250)
   .option('--read-workers <n>', 'worker threads answering searches and other heavy reads, each with its own read-only connection; 0: all on the main thread (env EHR_GYM_READ_WORKERS; default the CPU count, at least 2; unused with --db :memory:)', nonNegativeInt, defaultReadWorkers())
+  .option('--replica-id <id>', 'run as one replica of several behind a load balancer: session ids start with this id (1-16 lower-case letters or digits) so it can route them here; see `ehr-gym nginx-config` (env EHR_GYM_REPLICA_ID)', replicaId, process.env.EHR_GYM_REPLICA_ID || undefined)
   .option('--log-level <level>', `JSON log lines on stdout at this level and above: ${logLevels.join(', ')} (env EHR_GYM_LOG_LEVEL)`, logLevel, (process.env.EHR_GYM_LOG_LEVEL as LogLevel | undefined) ?? 'warn')
-  .action(async (opts: { port: number; host: string; db: string; baseUrl?: string; trustProxy?: string; maxSessions: number; maxSessionsPerClient: number; sessionCreatesPerMinute: number; patients: number; readWorkers: number; logLevel: LogLevel }) => {
+  .action(async (opts: { port: number; host: string; db: string; baseUrl?: string; trustProxy?: string; maxSessions: number; maxSessionsPerClient: number; sessionCreatesPerMinute: number; patients: number; readWorkers: number; replicaId?: string; logLevel: LogLevel }) => {
     const { mkdirSync } = await import('node:fs');
     const { dirname } = await import('node:path');
     // A malformed base URL (from the flag or the environment) stops the server before it seeds or listens.
@@ -65,7 +68,10 @@ program
       logLevel: opts.logLevel,
       port: opts.port, host: opts.host, dbPath: opts.db, ...(inMemory ? { store: seedStore } : {}), ...(tasks ? { tasks } : {}), adminToken,
       ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}), ...(trustProxy !== undefined ? { trustProxy } : {}),
-      gym: { maxSessions: opts.maxSessions, maxSessionsPerClient: opts.maxSessionsPerClient, sessionCreatesPerMinute: opts.sessionCreatesPerMinute },
+      gym: {
+        maxSessions: opts.maxSessions, maxSessionsPerClient: opts.maxSessionsPerClient, sessionCreatesPerMinute: opts.sessionCreatesPerMinute,
+        ...(opts.replicaId !== undefined ? { replicaId: replicaId(opts.replicaId) } : {}),
+      },
       readPool: { workers: opts.readWorkers },
     });
     stopOnSignals(app);
@@ -116,6 +122,26 @@ program
       writeFileSync(opts.card, result.card);
     }
     if (opts.stats && result.card) console.log(result.card);
+  });
+
+function replicaId(value: string): string {
+  if (!REPLICA_ID.test(value)) throw new InvalidArgumentError('a replica id is 1-16 lower-case letters or digits');
+  return value;
+}
+
+function replicaAddress(value: string, previous: { id: string; address: string }[] = []) {
+  const match = /^([a-z0-9]{1,16})=([^=\s]+:\d{1,5})$/.exec(value);
+  if (!match) throw new InvalidArgumentError('ID=HOST:PORT, e.g. r1=127.0.0.1:8081');
+  return [...previous, { id: match[1], address: match[2] }];
+}
+
+program
+  .command('nginx-config')
+  .description('print an nginx configuration that routes each session to the replica that holds it (replicas: `serve --replica-id ID`)')
+  .requiredOption('--replica <id=host:port>', 'a replica (repeat for each)', replicaAddress)
+  .option('--listen <host:port>', 'where nginx listens', '127.0.0.1:8080')
+  .action((opts: { replica: { id: string; address: string }[]; listen: string }) => {
+    process.stdout.write(nginxConfig({ listen: opts.listen, replicas: opts.replica }));
   });
 
 function defaultReadWorkers(): number {

@@ -25,6 +25,8 @@ export interface GymSettings extends FairUseSettings {
   wallTime: () => number;
   /** What each session's audit log keeps (body prefixes, total size). */
   audit: AuditLimits;
+  /** This server's replica id (`serve --replica-id`), put in front of every session id it creates; see session-id.ts. */
+  replicaId?: string;
 }
 
 /** GymSettings as buildApp takes them: any subset, the audit limits too. */
@@ -185,8 +187,8 @@ export class SessionManager {
       throw new FhirError(429, [issue('error', 'throttled', `At most ${this.settings.maxSessions} sessions may be live at once; delete one or wait for idle ones to expire`)],
         { 'retry-after': String(Math.ceil(Math.min(this.settings.idleTtlMs, 60_000) / 1000)) });
     }
-    let id = newSessionId();
-    while (this.live.has(id)) id = newSessionId();
+    let id = newSessionId(this.settings.replicaId);
+    while (this.live.has(id)) id = newSessionId(this.settings.replicaId);
     const wall = this.settings.wallTime();
     const meta: SessionMeta = { id, ...spec, createdAt: new Date(wall).toISOString(), watermark: 0, ...(client !== undefined ? { client } : {}) };
     const session: LiveSession = { meta, repo: this.repositoryOf(id, new Date(meta.now)), lastActive: wall, persistedActive: wall };
