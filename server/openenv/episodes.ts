@@ -96,8 +96,6 @@ export class OpenEnvEpisodes {
     if (created.statusCode !== 201) throw gymRefusal(created.statusCode, created.body, created.headers['retry-after']);
     const body = created.json() as { id: string; now: string; instruction?: string };
 
-    if (params.episode_id !== undefined && this.episodes.has(params.episode_id)) this.close(params.episode_id);
-    this.prune();
     const episode: Episode = {
       id: params.episode_id ?? body.id, sessionId: body.id, task, ...(variant !== undefined ? { variant } : {}), seed,
       ...(params.split !== undefined ? { split: params.split } : {}), rewardMode: params.reward_mode ?? 'final',
@@ -112,6 +110,9 @@ export class OpenEnvEpisodes {
         throw new OpenEnvError(503, `Infrastructure error: the start of a shaped episode could not be graded (${(err as Error).message})`);
       }
     }
+    // No await from here to the set: of two resets reusing one id, the later replaces the earlier, never orphans it.
+    if (this.episodes.has(episode.id)) this.close(episode.id);
+    this.prune();
     this.episodes.set(episode.id, episode);
     return {
       observation: {

@@ -18,6 +18,8 @@ export const resetSchema = {
     split: { type: 'string', description: 'Sample only tasks of this split (a task\'s `split` in GET /gym/tasks)' },
     reward_mode: { type: 'string', enum: ['final', 'shaped'], description: 'final (default): reward only at the end; shaped: also each checkpoint\'s weight when it first becomes satisfied' },
   },
+  // A variant is of a task.
+  dependencies: { variant: ['task'] },
   additionalProperties: true,
 } as const;
 

@@ -173,7 +173,7 @@ t.test('HTTP refusals: 422 for what does not fit the schema (FastAPI\'s detail),
   t.equal(notJson.body.detail[0].type, 'json_invalid');
   t.same((await call('GET', `/openenv/state?episode_id=${episode}`)).body.step_count, 0, 'refused steps are not steps');
 
-  for (const [what, body] of [['seed -1', { seed: -1 }], ['seed 1.5', { seed: 1.5 }], ['seed "1"', { seed: '1' }], ['a long episode_id', { episode_id: 'x'.repeat(256) }], ['an unknown reward_mode', { reward_mode: 'dense' }]] as const) {
+  for (const [what, body] of [['seed -1', { seed: -1 }], ['seed 1.5', { seed: 1.5 }], ['seed "1"', { seed: '1' }], ['a long episode_id', { episode_id: 'x'.repeat(256) }], ['an unknown reward_mode', { reward_mode: 'dense' }], ['a variant without its task', { variant: 'hk-ramos' }]] as const) {
     const res = await call('POST', '/openenv/reset', body);
     t.equal(res.status, 422, what);
     t.equal(res.body.detail.length, 1, what);
