@@ -225,7 +225,7 @@ export function fhirBaseUrl(root: PublicRoot, id: string): string {
 }
 
 function summary(root: PublicRoot, sessions: SessionManager, session: LiveSession) {
-  const { id, task, variant, instruction, now, createdAt, toolOptions, submission } = session.meta;
+  const { id, task, variant, instruction, now, createdAt, toolOptions, submission, ended } = session.meta;
   const counts = sessions.audit.counts(id);
   return {
     id, fhirBaseUrl: fhirBaseUrl(root, id),
@@ -238,6 +238,8 @@ function summary(root: PublicRoot, sessions: SessionManager, session: LiveSessio
     toolOptions,
     counts: { ...counts, overlayResources: session.repo.store.countIn(id) },
     ...(submission ? { submission } : {}),
+    // The episode's end (its first submit, or a grade): from then on writes and submits answer 409.
+    ...(ended ? { ended: { at: ended.at, graded: ended.graded ?? false } } : {}),
   };
 }
 

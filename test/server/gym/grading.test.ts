@@ -62,6 +62,7 @@ t.test('a Python client (stdlib urllib) drives a whole episode over HTTP; its gr
   t.same([grade.pass, grade.score, grade.graderVersion, grade.writes, grade.toolCalls], [runner.pass, runner.score, runner.graderVersion, runner.writes, runner.toolCalls]);
   t.same(graded.grade_again, grade, 'grading again gives the same answer');
   t.same([grade.session, grade.task, grade.variant, grade.submitted], [id, HK, acted.session.variant, true]);
+  t.same((await gym.session(id) as unknown as { ended: unknown }).ended, { at: grade.endedAt, graded: true }, 'the summary shows the end');
   for (const v of grade.verdicts) t.same(Object.keys(v).filter((k) => k !== 'failure').sort(), ['category', 'critical', 'evidence', 'id', 'pass', 'score', 'weight'], v.id);
 
   t.equal(graded.write_after_submit.status, 409, 'a write after the submit');
