@@ -106,6 +106,12 @@ export async function runEpisode(options: EpisodeOptions): Promise<Episode> {
     };
     // An infrastructure-ended episode is still graded for the record, but its failures are not the agent's.
     const { graderVersion: version, ...graded } = await gradeEpisode(task, new FhirClient(session.fhirBaseUrl), evidence);
+    // A check that threw may have met a failing server rather than a grader bug: if the gym no longer answers for the
+    // session, the verdicts say nothing about the agent.
+    if (graded.verdicts.some((v) => v.evidence.some((e) => e.startsWith('grader error')))) {
+      const serverDown = await gym.session(session.id).then(() => undefined, (err: unknown) => (isGymInfraFailure(err) ? (err as Error).message : undefined));
+      if (serverDown !== undefined && !outcome.infraError) outcome = { ...outcome, infraError: `gym server failed during grading: ${serverDown}` };
+    }
     if (outcome.infraError) for (const v of graded.verdicts) if (!v.pass) v.failure = 'infra_error';
     const result: EpisodeResult = {
       ...identity, session: session.id,
