@@ -61,7 +61,8 @@ async function withServer<T>(flags: ServerFlags, work: (gym: import('./gym-clien
   const { GymClient } = await import('./gym-client.ts');
   const server = await startBenchServer({
     ...(flags.server ? { server: flags.server } : {}), ...(flags.db ? { dbPath: flags.db } : {}),
-    patients: flags.patients, seed: flags.seed, seedProgress: process.stderr.isTTY,
+    // ensureDefaultPopulation draws a bar on a terminal and says the same in plain lines when stderr is piped.
+    patients: flags.patients, seed: flags.seed, seedProgress: true,
   });
   try {
     return await work(new GymClient(server.url), server);
