@@ -3,7 +3,7 @@
 // the smallest solid nodules, give the Fleischner 2017 plan: no routine follow-up, a CT at 6-12 months (or an
 // optional one at 12), or for a solid nodule > 8 mm PET/CT, a CT at 3 months or tissue sampling (referral). The
 // imaging orders the agent wrote must fit that plan and its timing; the answer and the note must state it.
-import type { DiagnosticReport, DocumentReference, Observation, ServiceRequest } from '@medplum/fhirtypes';
+import type { Condition, DiagnosticReport, DocumentReference, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
@@ -144,7 +144,13 @@ function typeStated(text: string): NoduleType | undefined {
 
 export const checks: Record<string, Check> = {
   reviewed_imaging: withPlan((ctx, p) => verdict(fetchedAll(ctx.log, [p.index, ...p.priors].map((n) => `DiagnosticReport/${n.report.id}`), 'radiology report stating the nodule (index and prior)'))),
-  reviewed_smoking_history: withPlan((ctx, p) => verdict(fetchedAll(ctx.log, [`Observation/${p.smoking!.id}`], 'smoking status'))),
+  // Fleischner applies to adults >= 35 without known cancer or immunosuppression: age, the problem list and the
+  // smoking history are read before a plan is made.
+  reviewed_eligibility_and_risk: withPlan(async (ctx, p) => {
+    const conditions = (await ctx.fhir.search<Condition>('Condition', { patient: ctx.patient, _count: 1000 }))
+      .filter((c) => codingsOf(c.clinicalStatus).some((s) => s.code === 'active') && !ctx.changes.some((x) => x.type === 'Condition' && x.id === c.id && x.action === 'created'));
+    return verdict(fetchedAll(ctx.log, [`Patient/${ctx.patient}`, ...conditions.map((c) => `Condition/${c.id}`), `Observation/${p.smoking!.id}`], 'eligibility or risk fact'));
+  }),
   nodule_characterised: withPlan((ctx, p) => {
     const size = matchNumber(ctx.answer, { value: p.index.mean, unit: 'mm', tolerance: { absolute: 0.5 }, fields: ['noduleSizeMm', 'sizeMm', 'size'], near: ['mean', 'average', 'size', 'measur'], window: 40 });
     const field = answerField(ctx.answer, 'noduleType', 'type');

@@ -10,7 +10,8 @@ const SIZE = /(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*mm\s+(?:pure\s+|spiculated
 const plusMonths = (d: string, n: number) => { const x = new Date(`${d}T00:00:00Z`); x.setUTCMonth(x.getUTCMonth() + n); return x.toISOString().slice(0, 10); };
 
 export default async function ({ http, patient, submit }: CaseContext): Promise<void> {
-  await http.search('Condition', { patient });
+  await http.read('Patient', patient);
+  await http.search('Condition', { patient, 'clinical-status': 'active' });
   const list = await http.search<DiagnosticReport>('DiagnosticReport', { patient, category: 'RAD' });
   const reports = [];
   for (const r of list) {

@@ -11,6 +11,8 @@ const plus = (d: string, n: number) => { const x = new Date(`${d}T00:00:00Z`); x
 const us = (d: Date) => `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()}`;
 
 export default async function ({ http, patient, submit }: CaseContext): Promise<void> {
+  await http.read('Patient', patient);
+  await http.search('Condition', { patient, _count: 100 });
   const reports = (await http.search<DiagnosticReport>('DiagnosticReport', { patient, _sort: '-date' }))
     .map((r) => ({ date: (r.effectiveDateTime ?? '').slice(0, 10), m: SIZE.exec(r.conclusion ?? '') })).filter((x) => x.m);
   await http.search<Observation>('Observation', { patient, code: 'http://loinc.org|72166-2' });

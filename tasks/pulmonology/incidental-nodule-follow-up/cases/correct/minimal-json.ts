@@ -1,15 +1,17 @@
-// The shortest passing consult: one search of the patient's reports, one of the smoking status; mean diameter,
+// The shortest passing consult: the patient, the problem list, one search of the reports, one of the smoking status; mean diameter,
 // type, 2-year stability against any earlier report; a CPT 71250 CT six months after the index CT, a CPT 78815
 // PET/CT for a solid nodule > 8 mm, or nothing; a short note; registry JSON.
 import type { CaseContext } from '../../../../../contracts/case-http.ts';
 import type { DiagnosticReport, Observation, ServiceRequest } from '@medplum/fhirtypes';
 
-export const description = 'two searches, CPT-coded CT at +6 months or PET/CT, JSON';
+export const description = 'four reads, CPT-coded CT at +6 months or PET/CT, JSON';
 
 const SIZE = /(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*mm\s+(?:pure\s+|spiculated\s+)?(solid|part-solid|ground-glass)/i;
 const plusMonths = (d: string, n: number) => { const x = new Date(`${d}T00:00:00Z`); x.setUTCMonth(x.getUTCMonth() + n); return x.toISOString().slice(0, 10); };
 
 export default async function ({ http, patient, submit }: CaseContext): Promise<void> {
+  await http.read('Patient', patient);
+  await http.search('Condition', { patient });
   const reports = (await http.search<DiagnosticReport>('DiagnosticReport', { patient }))
     .map((r) => ({ r, m: SIZE.exec(r.conclusion ?? '') })).filter((x) => x.m)
     .map(({ r, m }) => ({ date: (r.effectiveDateTime ?? '').slice(0, 10), mean: (Number(m![1]) + Number(m![2])) / 2, type: m![3].toLowerCase() }))

@@ -2,7 +2,7 @@
 import type { CaseContext } from '../../../../../contracts/case-http.ts';
 
 export const description = 'reads nothing; template CT at 6 months';
-export const catches = ['reviewed_imaging', 'reviewed_smoking_history'];
+export const catches = ['reviewed_imaging', 'reviewed_eligibility_and_risk'];
 
 export default async function ({ http, patient, now, submit }: CaseContext): Promise<void> {
   const d = new Date(now);

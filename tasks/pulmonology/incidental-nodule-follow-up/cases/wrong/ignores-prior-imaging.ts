@@ -11,6 +11,8 @@ const SIZE = /(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*mm\s+(?:pure\s+|spiculated
 const plusMonths = (d: string, n: number) => { const x = new Date(`${d}T00:00:00Z`); x.setUTCMonth(x.getUTCMonth() + n); return x.toISOString().slice(0, 10); };
 
 export default async function ({ http, patient, submit }: CaseContext): Promise<void> {
+  await http.read('Patient', patient);
+  await http.search('Condition', { patient });
   const latest = (await http.search<DiagnosticReport>('DiagnosticReport', { patient, _sort: '-date', _count: 1 }))[0];
   await http.search('Observation', { patient, code: 'http://loinc.org|72166-2' });
   const m = SIZE.exec(latest.conclusion ?? '')!;

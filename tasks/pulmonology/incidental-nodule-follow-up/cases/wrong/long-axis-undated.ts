@@ -10,6 +10,8 @@ export const mustFail = 'some';
 const SIZE = /(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*mm\s+(?:pure\s+|spiculated\s+)?(solid|part-solid|ground-glass)/i;
 
 export default async function ({ http, patient, submit }: CaseContext): Promise<void> {
+  await http.read('Patient', patient);
+  await http.search('Condition', { patient });
   const reports = await http.search<DiagnosticReport>('DiagnosticReport', { patient, _sort: '-date' });
   await http.search('Observation', { patient, code: 'http://loinc.org|72166-2' });
   const nodules = reports.map((r) => ({ date: r.effectiveDateTime!.slice(0, 10), m: SIZE.exec(r.conclusion ?? '') })).filter((x) => x.m);
