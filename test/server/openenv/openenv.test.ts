@@ -322,3 +322,14 @@ t.test('an upgrade to any other path is refused', async (t) => {
   });
   t.equal(status, 404);
 });
+
+t.test('grading the episode\'s session through the gym API mid-episode ends the episode: the grade never comes before the end', async (t) => {
+  const reset = (await call('POST', '/openenv/reset', { task: HK, variant: 'hk-ramos' })).body;
+  const episode = reset.observation.episode_id;
+  await call('POST', '/openenv/step', { episode_id: episode, action: { tool_name: 'fhir_read', arguments: { resourceType: 'Patient', id: 'hk-ramos' } } });
+  const { session_id: session } = (await call('GET', `/openenv/state?episode_id=${episode}`)).body;
+  t.equal((await call('POST', `/gym/sessions/${session}/grade`)).status, 200, 'the gym grades the session as it stands');
+  const after = await call('POST', '/openenv/step', { episode_id: episode, action: { tool_name: 'fhir_read', arguments: { resourceType: 'Patient', id: 'hk-ramos' } } });
+  t.equal(after.status, 409, 'and the episode is over: no step can use what the grade showed');
+  t.match(after.body.detail, /ended through the gym API/);
+});
