@@ -114,3 +114,18 @@ t.test('--strict: Anthropic strict tools, decoded before the call', async (t) =>
   t.same(result.log.map((e) => [e.tool, e.status, e.resourceIds.length]), [['fhir_search', 200, 3]], 'the params text became the search: dm-chen\'s three A1c results');
   t.equal(result.outcome, 'passed');
 });
+
+t.test('a 500 is retried; budgets (episode tokens, turns) stop the episode as the agent\'s failure', async (t) => {
+  const read = () => message([toolUse('toolu_r', 'fhir_read', { resourceType: 'Patient', id: 'dm-chen' })], 'tool_use', { input_tokens: 100, output_tokens: 10 });
+  const llm = await fakeModel(t, [() => anthropicError(500, 'api_error'), read]);
+  const byTokens = await runEpisode({ task, variant: 'dm-chen', trial: 1, agent: agentFor(llm.url, { maxEpisodeTokens: 200 }), gym });
+  t.same(byTokens.result.turns?.[0].retries.map((r) => [r.status, r.waitMs]), [[500, 5]]);
+  t.match(byTokens.result.error, /episode token budget of 200 exhausted \(220 used\)/);
+  t.equal(byTokens.result.outcome, 'failed');
+  t.equal(llm.seen.length, 3, 'the failed attempt, then two turns');
+
+  const looper = await fakeModel(t, [read]);
+  const byTurns = await runEpisode({ task, variant: 'dm-chen', trial: 1, agent: agentFor(looper.url, { maxTurns: 2 }), gym });
+  t.match(byTurns.result.error, /no finish within 2 turns/);
+  t.equal(byTurns.result.log.length, 2);
+});
