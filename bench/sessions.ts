@@ -58,7 +58,7 @@ function client(address: string, maxSockets: number) {
  * A database file holding `patients` stand-in patients in the base layer, copied into `dir`. Built bases are cached
  * in the temp directory, keyed by the code that shapes their rows (storage, search indexing, the population).
  */
-function buildBase(dir: string, patients: number): { path: string; resources: number; seconds: number; cached: boolean } {
+export function buildBase(dir: string, patients: number): { path: string; resources: number; seconds: number; cached: boolean } {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
   const hash = createHash('sha256');
   for (const folder of ['resources/search', 'resources/storage']) {
@@ -144,9 +144,13 @@ async function createAndFirstRead(dbPath: string, patients: number) {
   };
 }
 
-/** Start the server in a child process over `dbPath` with `readWorkers` read workers (ready before it answers); resolves with its address. */
-function startChild(dbPath: string, readWorkers = 0): Promise<{ address: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', dbPath, String(readWorkers)], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * Start the server in a child process over `dbPath` with `readWorkers` read workers (ready before it answers), as
+ * replica `replicaId` telling clients `baseUrl` when given (bench/scale.ts); resolves with its address.
+ */
+export function startChild(dbPath: string, readWorkers = 0, replica?: { id: string; baseUrl: string }): Promise<{ address: string; stop: () => Promise<void> }> {
+  const args = [fileURLToPath(import.meta.url), '--serve', dbPath, String(readWorkers), ...(replica ? [replica.id, replica.baseUrl] : [])];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -169,9 +173,10 @@ function startChild(dbPath: string, readWorkers = 0): Promise<{ address: string;
 /** One worker's loop: 50% reads, 30% searches, 20% writes, in its session, until the deadline. */
 type Client = ReturnType<typeof client>;
 
-async function worker(http64: Client, base: string, patients: number, seed: number, deadline: number, counts: { ok: number; failed: number }) {
+async function worker(http64: Client, base: string, patients: number, seed: number, deadline: number, counts: { ok: number; failed: number; ms: number[] }) {
   let i = seed;
   while (performance.now() < deadline) {
+    const started = performance.now();
     i = (i * 1103515245 + 12345) >>> 0;
     const pid = `pat-${(i >>> 8) % patients}`;
     const kind = (i >>> 4) % 10;
@@ -188,23 +193,25 @@ async function worker(http64: Client, base: string, patients: number, seed: numb
     }
     if (res.status < 300) counts.ok++;
     else counts.failed++;
+    counts.ms.push(performance.now() - started);
   }
 }
 
-async function throughput(address: string, patients: number, sessionsCount: number, seconds: number) {
+/** `sessionsCount` sessions under the 64-client mix for `seconds`: requests/s, failures and the p99 latency (ms). */
+export async function throughput(address: string, patients: number, sessionsCount: number, seconds: number) {
   const http64 = client(address, CONCURRENCY);
   const ids: string[] = [];
   for (let i = 0; i < sessionsCount; i++) ids.push((JSON.parse((await http64.request('POST', '/gym/sessions', '{}')).body) as { id: string }).id);
-  const counts = { ok: 0, failed: 0 };
+  const counts = { ok: 0, failed: 0, ms: [] as number[] };
   const run = (deadline: number, seedBase: number, into: typeof counts) => Promise.all(Array.from({ length: CONCURRENCY }, (_, w) =>
     worker(http64, `/fhir/_session/${ids[w % ids.length]}`, patients, w + seedBase, deadline, into)));
-  await run(performance.now() + 500, 1, { ok: 0, failed: 0 }); // warm-up
+  await run(performance.now() + 500, 1, { ok: 0, failed: 0, ms: [] }); // warm-up
   const t0 = performance.now();
   await run(t0 + seconds * 1000, 101, counts);
   const elapsed = (performance.now() - t0) / 1000;
   for (const id of ids) await http64.request('DELETE', `/gym/sessions/${id}`);
   http64.close();
-  return { rps: counts.ok / elapsed, failed: counts.failed };
+  return { rps: counts.ok / elapsed, failed: counts.failed, p99: percentile(counts.ms.sort((a, b) => a - b), 0.99) };
 }
 
 function collectGarbage(): () => void {
@@ -291,7 +298,11 @@ export async function benchSessions(): Promise<string> {
 // Child mode: serve the database given after --serve and print the address.
 if (process.argv[2] === '--serve' && process.argv[1] === fileURLToPath(import.meta.url)) {
   // One client creating hundreds of sessions is the point here: no per-client limits.
-  const { app, readPool } = buildApp({ dbPath: process.argv[3], gym: { maxSessions: 100000, ...noClientLimits }, readPool: { workers: Number(process.argv[4] ?? 0) } });
+  const [dbPath, workers, replicaId, baseUrl] = process.argv.slice(3);
+  const { app, readPool } = buildApp({
+    dbPath, gym: { maxSessions: 100000, ...noClientLimits, ...(replicaId ? { replicaId } : {}) }, readPool: { workers: Number(workers ?? 0) },
+    ...(baseUrl ? { baseUrl } : {}),
+  });
   await readPool?.ready();
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${address}\n`);
