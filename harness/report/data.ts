@@ -8,7 +8,8 @@ import { basename, join, resolve } from 'node:path';
 import { episodeFileName } from '../runner.ts';
 import { summarize, type Summary } from '../scoring.ts';
 import { agentRequests, buildTrajectory, requestLine, type TrajectoryStep } from './trajectory.ts';
-import type { ResourceChange } from '../../contracts/gym-api.ts';
+import fastJsonPatch, { type Operation } from 'fast-json-patch';
+import type { AuditEntry, ResourceChange } from '../../contracts/gym-api.ts';
 import type { Verdict } from '../../contracts/task.ts';
 import type { EpisodeResult } from '../types.ts';
 
@@ -93,15 +94,26 @@ export interface TaskTableRow {
 
 export type DiffLine = [op: ' ' | '+' | '-', text: string];
 
+/** One write's effect on a resource, line by line. */
+export interface WriteDiff {
+  resource: string;
+  /** The request that wrote it (absent when no audited request can be tied to the change). */
+  seq?: number;
+  step?: number;
+  /**
+   * `write`: the resource just before and just after this request. `episode`: as the episode found it and as it left
+   * it (a resource written several times whose versions between cannot be rebuilt from the log, e.g. a transaction).
+   */
+  span: 'write' | 'episode';
+  diff: DiffLine[];
+}
+
 export interface ChangeView {
   resource: string;
   action: ResourceChange['action'];
   /** Versions the session wrote. */
   versions: number;
-  /** The resource as the episode found it and as it left it, line by line. */
-  diff: DiffLine[];
-  /** Steps whose requests wrote it. */
-  steps: number[];
+  writes: WriteDiff[];
 }
 
 export interface EvidenceLink {
@@ -127,8 +139,8 @@ export interface RequestView {
 export interface StepView extends Omit<TrajectoryStep, 'requests'> {
   /** Requests of the step: those of its tool calls, or its own. */
   requests: RequestView[];
-  /** Indexes into the episode's changes written by this step. */
-  changes: number[];
+  /** What this step's writes did to each resource. */
+  diffs: WriteDiff[];
 }
 
 export interface EpisodeView {
@@ -232,33 +244,71 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   return out;
 }
 
+const { applyPatch } = fastJsonPatch;
+
 const cut = (text: string) => (text.length > REPORT_RESULT_LIMIT ? `${text.slice(0, REPORT_RESULT_LIMIT)}\n… (${text.length - REPORT_RESULT_LIMIT} more characters in the episode file)` : text);
+
+/** The resource after one write, rebuilt from the request: a create or update sends it whole, a patch its operations. */
+function applyWrite(before: unknown, entry: AuditEntry): unknown {
+  if (entry.requestBodyTruncated) throw new Error('request body not kept whole');
+  if (entry.method === 'DELETE') return null;
+  if (entry.method === 'POST' || entry.method === 'PUT') {
+    if (!entry.requestBody || typeof entry.requestBody !== 'object' || (entry.requestBody as { resourceType?: string }).resourceType === 'Bundle') throw new Error('not a single resource');
+    return entry.requestBody;
+  }
+  if (entry.method === 'PATCH' && Array.isArray(entry.requestBody) && before) {
+    return applyPatch(structuredClone(before), entry.requestBody as Operation[], false, false).newDocument;
+  }
+  throw new Error(`cannot rebuild ${entry.method}`);
+}
+
+/**
+ * The diffs of a changed resource, one per write. The change record holds the resource as the episode found it and as
+ * it left it; the versions between are rebuilt from the audited request bodies, and the last write ends at the recorded
+ * state (with the server's meta). When a version cannot be rebuilt (a transaction, a body cut by the log's limit), one
+ * diff from start to end stands at the last write.
+ */
+export function writeDiffs(change: ResourceChange, log: AuditEntry[]): Omit<WriteDiff, 'step'>[] {
+  const key = `${change.type}/${change.id}`;
+  const writes = log.filter((entry) => entry.write && entry.status < 400 && (entry.resourceIds.includes(key) || entry.path === key)).sort((a, b) => a.seq - b.seq);
+  const whole = (seq?: number): Omit<WriteDiff, 'step'>[] => [{ resource: key, ...(seq !== undefined ? { seq } : {}), span: writes.length > 1 ? 'episode' : 'write', diff: lineDiff(stableJson(change.before), stableJson(change.after)) }];
+  if (writes.length <= 1) return whole(writes[0]?.seq);
+  const out: Omit<WriteDiff, 'step'>[] = [];
+  let previous: unknown = change.before;
+  try {
+    writes.forEach((entry, i) => {
+      const next = i === writes.length - 1 ? change.after : applyWrite(previous, entry);
+      out.push({ resource: key, seq: entry.seq, span: 'write', diff: lineDiff(stableJson(previous), stableJson(next)) });
+      previous = next;
+    });
+  } catch {
+    return whole(writes.at(-1)!.seq);
+  }
+  return out;
+}
 
 export function episodeView(e: EpisodeResult): EpisodeView {
   const trajectory = buildTrajectory(e);
   const bySeq = new Map(agentRequests(e.log ?? []).map((entry) => [entry.seq, entry]));
   const stepOfSeq = new Map<number, number>();
   for (const s of trajectory.steps) for (const seq of [...s.requests, ...s.toolCalls.flatMap((c) => c.seqs)]) stepOfSeq.set(seq, s.n);
-  // The recorded changes hold each resource as the episode began and as it ended (not every version between): the diff
-  // shows that, at every step that wrote the resource.
-  const changes: ChangeView[] = (e.changes ?? []).map((c) => {
-    const key = `${c.type}/${c.id}`;
-    const writeSteps = [...new Set((e.log ?? []).filter((entry) => entry.write && (entry.resourceIds.includes(key) || entry.path === key)).map((entry) => stepOfSeq.get(entry.seq)).filter((n): n is number => n !== undefined))];
-    return { resource: key, action: c.action, versions: c.versions.length, diff: lineDiff(stableJson(c.before), stableJson(c.after)), steps: writeSteps.sort((x, y) => x - y) };
-  });
+  const changes: ChangeView[] = (e.changes ?? []).map((c) => ({
+    resource: `${c.type}/${c.id}`, action: c.action, versions: c.versions.length,
+    writes: writeDiffs(c, e.log ?? []).map((w) => ({ ...w, ...(w.seq !== undefined && stepOfSeq.has(w.seq) ? { step: stepOfSeq.get(w.seq)! } : {}) })),
+  }));
   const steps: StepView[] = trajectory.steps.map((s) => {
     const seqs = [...s.requests, ...s.toolCalls.flatMap((c) => c.seqs)];
     return {
       ...s, results: s.results.map((r) => ({ ...r, text: cut(r.text) })),
       requests: seqs.map((seq) => bySeq.get(seq)).filter((x) => x !== undefined).map((x) => ({ seq: x.seq, line: requestLine(x), status: x.status, write: x.write, ...(x.tool ? { tool: x.tool } : {}), resourceIds: x.resourceIds })),
-      changes: changes.map((c, i) => (c.steps.includes(s.n) ? i : -1)).filter((i) => i >= 0),
+      diffs: changes.flatMap((c) => c.writes.filter((w) => w.step === s.n)),
     };
   });
   // Evidence cites requests as `#seq` and resources as `Type/id`: a seq links to its step; a resource to the step that
   // wrote it, else the last step whose request returned it.
   const resourceStep = (ref: string): number | undefined => {
-    const change = changes.find((c) => c.resource === ref);
-    if (change?.steps.length) return change.steps.at(-1);
+    const written = changes.find((c) => c.resource === ref)?.writes.filter((w) => w.step !== undefined);
+    if (written?.length) return written.at(-1)!.step;
     const reads = (e.log ?? []).filter((entry) => entry.resourceIds.includes(ref)).map((entry) => stepOfSeq.get(entry.seq)).filter((n) => n !== undefined);
     return reads.at(-1);
   };

@@ -163,6 +163,7 @@
 
   const CONTEXT = 3; // unchanged lines kept around a change; longer unchanged runs are folded
   function diffView(change) {
+    // change: one write's diff (WriteDiff in data.ts)
     const lines = change.diff;
     const near = lines.map((_, i) => lines.slice(Math.max(0, i - CONTEXT), i + CONTEXT + 1).some(([op]) => op !== ' '));
     const out = [];
@@ -178,7 +179,7 @@
       i = j;
     }
     return h('div', { class: 'diff', 'data-testid': 'diff', 'data-resource': change.resource },
-      h('div', { class: 'diff-head' }, `${change.resource} ${change.action}`, change.versions > 1 ? ` (${change.versions} versions written; the episode's start → its end)` : ' (before → after)'),
+      h('div', { class: 'diff-head' }, change.resource, change.seq !== undefined ? ` #${change.seq}` : '', change.span === 'write' ? ' (before → after this write)' : ' (as the episode found it → as it left it)'),
       h('pre', {}, out));
   }
 
@@ -206,8 +207,8 @@
           s.results.filter((x) => x.callId === c.id).map((x) => h('div', { class: `tool-result ${x.isError ? 'error' : ''}` }, h('span', { class: 'muted' }, 'result'), folded(x.text, 'tool-result'))))),
         s.toolCalls.length === 0 ? s.results.map((x) => folded(x.text, 'tool-result')) : null,
         s.requests.length ? h('ul', { class: 'requests' }, s.requests.map((q) => h('li', { class: q.write ? 'write' : '' }, h('code', {}, `#${q.seq} ${q.line}`), ` → ${q.status}`))) : null,
-        s.changes.map((i) => diffView(ep.changes[i])))));
-    const unplaced = ep.changes.filter((c) => c.steps.length === 0);
+        s.diffs.map(diffView))));
+    const unplaced = ep.changes.flatMap((c) => c.writes.filter((w) => w.step === undefined));
     return h('main', { 'data-testid': 'episode' },
       h('p', {}, h('a', { href: link(r.run, 'episodes') }, '← episodes')),
       h('h2', {}, `${e.task} · ${e.variant} · trial ${e.trial} `, h('span', { class: `badge ${e.outcome}` }, e.outcome)),

@@ -4,7 +4,8 @@
 // pass@1 squared 1/9, the checkpoint score confused with the checkpoint pass rate 30/36.
 import t from 'tap';
 import { fileURLToPath } from 'node:url';
-import { compareRuns, failureCauses, lineDiff, loadRun, reportData, ResultsDirError, stableJson } from '../../../harness/report/data.ts';
+import { compareRuns, failureCauses, lineDiff, loadRun, reportData, ResultsDirError, stableJson, writeDiffs } from '../../../harness/report/data.ts';
+import type { AuditEntry, ResourceChange } from '../../../contracts/gym-api.ts';
 import { buildTrajectory } from '../../../harness/report/trajectory.ts';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/report-runs/', import.meta.url));
@@ -68,15 +69,17 @@ t.test('trajectory: tool calls tied to their audited requests, turns to agent st
 t.test('each write shows the resource before and after; evidence links to the steps it cites', async (t) => {
   const ep = reportData([`${fixtures}run-a`]).runs[0].trajectories[OKAFOR_T1];
   const patch = ep.steps.find((s) => s.toolCalls.some((c) => c.name === 'fhir_patch'))!;
-  t.equal(patch.changes.length, 1);
-  const change = ep.changes[patch.changes[0]];
+  t.equal(patch.diffs.length, 1);
+  const change = patch.diffs[0];
   t.equal(change.resource, 'MedicationRequest/hk-okafor-lisinopril');
-  t.equal(change.action, 'updated');
+  t.equal(change.span, 'write');
+  t.equal(change.seq, patch.requests[0].seq);
   t.ok(change.diff.some(([op, line]) => op === '-' && line.includes('"status": "active"')), 'the old status removed');
   t.ok(change.diff.some(([op, line]) => op === '+' && line.includes('"status": "stopped"')), 'the new status added');
   t.ok(change.diff.some(([op, line]) => op === ' ' && line.includes('"intent": "order"')), 'unchanged lines kept as context');
   const created = ep.changes.find((c) => c.resource.startsWith('ServiceRequest/'))!;
-  t.ok(created.diff.every(([op]) => op === '+'), 'a created resource is all additions');
+  t.equal(created.action, 'created');
+  t.ok(created.writes[0].diff.every(([op]) => op === '+'), 'a created resource is all additions');
 
   const retrieval = ep.verdicts.find((v) => v.id === 'reviewed_potassium')!;
   const search = ep.steps.find((s) => s.requests.some((q) => q.line.startsWith('GET Observation')))!;
@@ -87,6 +90,31 @@ t.test('each write shows the resource before and after; evidence links to the st
 
   const failedT2 = reportData([`${fixtures}run-a`]).runs[0].trajectories['nephrology__hyperkalemia-ace-inhibitor__hk-okafor__t2'];
   t.same(failedT2.verdicts.find((v) => v.id === 'repeat_potassium_ordered')!.evidence[0], { text: 'no ServiceRequest was written', links: [] }, 'nothing to cite, no link');
+});
+
+t.test('a resource written twice: a diff per write, rebuilt from the request bodies', async (t) => {
+  const order = (status: string, extra: object = {}) => ({ resourceType: 'MedicationRequest', id: 'm1', status, intent: 'order', subject: { reference: 'Patient/p' }, ...extra }) as never;
+  const change: ResourceChange = {
+    type: 'MedicationRequest', id: 'm1', action: 'updated', before: order('active'), after: order('stopped', { meta: { versionId: '3' } }),
+    versions: [{ version: 2, lastUpdated: 't', deleted: false }, { version: 3, lastUpdated: 't', deleted: false }],
+  };
+  const write = (seq: number, method: string, requestBody: unknown, status = 200): AuditEntry => ({
+    seq, time: 't', method, path: 'MedicationRequest/m1', query: [], status, write: true, requestBody, resourceIds: ['MedicationRequest/m1'], latencyMs: 1,
+  });
+  const log = [
+    write(5, 'PATCH', [{ op: 'replace', path: '/status', value: 'on-hold' }]),
+    write(6, 'PUT', { bad: true }, 400), // refused: changed nothing
+    write(7, 'PUT', order('stopped')),
+  ];
+  const diffs = writeDiffs(change, log);
+  t.same(diffs.map((d) => [d.seq, d.span]), [[5, 'write'], [7, 'write']]);
+  const changed = (i: number) => diffs[i].diff.filter(([op]) => op !== ' ').map(([op, line]) => `${op}${line.trim().replace(/,$/, '')}`);
+  t.same(changed(0), ['-"status": "active"', '+"status": "on-hold"'], 'first write: active -> on-hold');
+  t.ok(changed(1).includes('-"status": "on-hold"') && changed(1).includes('+"status": "stopped"'), 'second write: on-hold -> stopped, ending at the recorded state');
+
+  // A version that cannot be rebuilt (a transaction) gives one diff from the start to the end, at the last write.
+  const viaTransaction = [write(5, 'POST', { resourceType: 'Bundle', type: 'transaction' }), write(7, 'PUT', order('stopped'))];
+  t.same(writeDiffs(change, viaTransaction).map((d) => [d.seq, d.span]), [[7, 'episode']]);
 });
 
 t.test('comparison of two runs, per task', async (t) => {
