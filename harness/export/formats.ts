@@ -72,12 +72,28 @@ function atifStep(step: TrajectoryStep, e: EpisodeResult, requests: Map<number, 
   return out;
 }
 
-/**
- * One episode as an ATIF trajectory. `price` (the run's --price, from summary.json when the episode's settings lack
- * it) gives each step its cost.
- */
-export function toAtif(e: EpisodeResult, price: Price | undefined = e.settings?.price): Json {
+export interface ExportOptions {
+  /** The run's --price (summary.json) when the episode's settings lack it: each step's cost. */
+  price?: Price;
+  /**
+   * The task's instruction for the variant, for an agent whose transcript holds no conversation (the oracle, a custom
+   * agent): it becomes the first, user step.
+   */
+  instruction?: string;
+}
+
+/** The episode's steps; without a conversation, the instruction (when known) first, as the user's step. */
+function stepsOf(e: EpisodeResult, options: ExportOptions): { conversation: boolean; steps: TrajectoryStep[] } {
   const trajectory = buildTrajectory(e);
+  if (trajectory.conversation || options.instruction === undefined) return trajectory;
+  const user: TrajectoryStep = { n: 1, source: 'user', text: options.instruction, toolCalls: [], results: [], requests: [] };
+  return { conversation: false, steps: [user, ...trajectory.steps.map((s) => ({ ...s, n: s.n + 1 }))] };
+}
+
+/** One episode as an ATIF trajectory. */
+export function toAtif(e: EpisodeResult, options: ExportOptions = {}): Json {
+  const price = e.settings?.price ?? options.price;
+  const trajectory = stepsOf(e, options);
   const requests = new Map(agentRequests(e.log ?? []).map((r) => [r.seq, r]));
   const steps = trajectory.steps.map((s) => atifStep(s, e, requests, price));
   return {
@@ -119,8 +135,8 @@ function chatMessages(steps: TrajectoryStep[]): Json[] {
 }
 
 /** One episode as a results.jsonl row. */
-export function toJsonlRow(e: EpisodeResult): Json {
-  const messages = chatMessages(buildTrajectory(e).steps);
+export function toJsonlRow(e: EpisodeResult, options: ExportOptions = {}): Json {
+  const messages = chatMessages(stepsOf(e, options).steps);
   // The prompt is what the model was given before its first reply; the completion everything after.
   const first = messages.findIndex((m) => m.role === 'assistant');
   const cutAt = first === -1 ? messages.length : first;

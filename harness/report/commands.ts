@@ -2,8 +2,27 @@
 // compared). Registered by bin/ehr-gym.ts; the work is imported when a command runs. A directory that is not a results
 // directory is a one-line usage error.
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { ExportFormat } from '../export/formats.ts';
-import type { Price } from '../types.ts';
+import type { ExportFormat, ExportOptions } from '../export/formats.ts';
+import type { EpisodeResult, Price } from '../types.ts';
+
+/**
+ * Export options per episode: the run's price, and for episodes without a model conversation the task's instruction
+ * for the variant (from the tasks folder; left out when the task is not there).
+ */
+async function exportOptions(episodes: EpisodeResult[], price: Price | undefined, tasksDir?: string): Promise<(e: EpisodeResult) => ExportOptions> {
+  const { loadTask } = await import('../task-loader.ts');
+  const { instructionFor, POPULATION_VARIANT } = await import('../variants.ts');
+  const { buildTrajectory } = await import('./trajectory.ts');
+  const tasks = new Map<string, Awaited<ReturnType<typeof loadTask>> | undefined>();
+  for (const e of episodes) {
+    if (tasks.has(e.task) || buildTrajectory(e).conversation) continue;
+    tasks.set(e.task, await loadTask(e.task, ...(tasksDir ? [tasksDir] : [])).catch(() => undefined));
+  }
+  return (e) => {
+    const task = tasks.get(e.task);
+    return { ...(price ? { price } : {}), ...(task ? { instruction: instructionFor(task, e.variant === POPULATION_VARIANT ? '' : e.variant) } : {}) };
+  };
+}
 
 function port(value: string): number {
   const n = Number(value);
@@ -60,23 +79,24 @@ export function registerResultCommands(program: Command): void {
     .description('write the episodes of a run as ATIF trajectories (one JSON file each) or as results.jsonl rows (prompt, completion, reward, per-checkpoint rewards, metadata)')
     .addOption(new Option('--format <format>', 'atif or jsonl').choices(['atif', 'jsonl']).makeOptionMandatory())
     .option('--out <path>', 'atif: a directory (default RESULTS/atif); jsonl: a file (default RESULTS/results.jsonl), - for stdout')
-    .action(async (results: string, opts: { format: ExportFormat; out?: string }, command: Command) => {
+    .option('--tasks-dir <dir>', 'where the run\'s tasks are, for the instruction of agents that keep no conversation (default the repository\'s tasks/)')
+    .action(async (results: string, opts: { format: ExportFormat; out?: string; tasksDir?: string }, command: Command) => {
       const { mkdirSync, writeFileSync } = await import('node:fs');
       const { dirname, join } = await import('node:path');
       const { episodeId, loadRun } = await import('./data.ts');
       const { toAtif, toJsonlRow } = await import('../export/formats.ts');
       const run = await usingRuns(command, async () => loadRun(results));
+      const options = await exportOptions(run.episodes, run.meta.price as Price | undefined, opts.tasksDir);
       if (opts.format === 'atif') {
         const out = opts.out ?? join(results, 'atif');
         mkdirSync(out, { recursive: true });
-        const runPrice = run.meta.price as Price | undefined;
-        for (const e of run.episodes) writeFileSync(join(out, `${episodeId(e)}.json`), `${JSON.stringify(toAtif(e, e.settings?.price ?? runPrice), null, 2)}\n`);
+        for (const e of run.episodes) writeFileSync(join(out, `${episodeId(e)}.json`), `${JSON.stringify(toAtif(e, options(e)), null, 2)}\n`);
         console.error(`wrote ${run.episodes.length} ATIF trajectories to ${out}/`);
         return;
       }
       // An episode the infrastructure ended says nothing about the agent: its reward of 0 would teach the wrong thing.
       const scored = run.episodes.filter((e) => e.outcome !== 'infra_error');
-      const text = scored.map((e) => JSON.stringify(toJsonlRow(e))).join('\n') + (scored.length ? '\n' : '');
+      const text = scored.map((e) => JSON.stringify(toJsonlRow(e, options(e)))).join('\n') + (scored.length ? '\n' : '');
       const skipped = run.episodes.length - scored.length;
       if (opts.out === '-') process.stdout.write(text);
       else {

@@ -26,7 +26,7 @@ t.test('ATIF: every episode of both runs, valid against the schema, with the rec
   const out = t.testdir({});
   const { stderr } = await cli('export', join(fixtures, 'run-a'), '--format', 'atif', '--out', join(out, 'a'));
   t.match(stderr, /wrote 8 ATIF trajectories/);
-  await cli('export', join(fixtures, 'run-b'), '--format', 'atif', '--out', join(out, 'b'));
+  await cli('export', join(fixtures, 'run-b'), '--format', 'atif', '--out', join(out, 'b'), '--tasks-dir', join(root, 'test/fixtures/tasks'));
   const files = [...readdirSync(join(out, 'a')).map((f) => join(out, 'a', f)), ...readdirSync(join(out, 'b')).map((f) => join(out, 'b', f))];
   t.equal(files.length, 12, 'a trajectory per episode, infrastructure errors included (they are part of the record)');
   for (const file of files) {
@@ -65,11 +65,12 @@ t.test('ATIF: every episode of both runs, valid against the schema, with the rec
 
   const oracle = JSON.parse(readFileSync(join(out, 'b', 'nephrology__hyperkalemia-ace-inhibitor__hk-okafor__t1.json'), 'utf8'));
   t.match(oracle.notes, /no model conversation/i);
-  t.same(oracle.steps.map((s: any) => s.tool_calls[0].arguments.method), ['GET', 'GET', 'GET', 'GET', 'PATCH', 'POST']);
+  t.match(oracle.steps[0], { step_id: 1, source: 'user', message: /^E-consult re Patient\/hk-okafor: potassium came back high/ }, 'the task\'s instruction first');
+  t.same(oracle.steps.slice(1).map((s: any) => s.tool_calls[0].arguments.method), ['GET', 'GET', 'GET', 'GET', 'PATCH', 'POST']);
 });
 
 t.test('the ATIF schema has teeth', async (t) => {
-  const good = toAtif(episodesA[4]);
+  const good = toAtif(episodesA[4], {});
   t.ok(validateAtif(good));
   const { schema_version: _v, ...noVersion } = good;
   t.notOk(validateAtif(noVersion), 'schema_version is required');
