@@ -103,6 +103,8 @@ export const BRAND_NAMES: Readonly<Record<string, string[]>> = {
   Lotensin: ['benazepril'], Accupril: ['quinapril'], Mavik: ['trandolapril'], Cozaar: ['losartan'], Diovan: ['valsartan'],
   Avapro: ['irbesartan'], Atacand: ['candesartan'], Benicar: ['olmesartan'], Micardis: ['telmisartan'], Edarbi: ['azilsartan'],
   Entresto: ['sacubitril', 'valsartan'], Tekturna: ['aliskiren'],
+  // Hepatitis C direct-acting antiviral combinations (ingredients uncoded: UNCODED_INGREDIENTS)
+  Epclusa: ['sofosbuvir', 'velpatasvir'], Harvoni: ['ledipasvir', 'sofosbuvir'], Mavyret: ['glecaprevir', 'pibrentasvir'],
   Zestoretic: ['lisinopril', 'hydrochlorothiazide'], Prinzide: ['lisinopril', 'hydrochlorothiazide'], Hyzaar: ['losartan', 'hydrochlorothiazide'],
   'Diovan HCT': ['valsartan', 'hydrochlorothiazide'], 'Benicar HCT': ['olmesartan', 'hydrochlorothiazide'],
   'Micardis HCT': ['telmisartan', 'hydrochlorothiazide'], 'Atacand HCT': ['candesartan', 'hydrochlorothiazide'],
@@ -242,4 +244,11 @@ export const UNCODED_INGREDIENTS: Readonly<Record<string, string[]>> = {
   ceftibuten: [], ceftaroline: [], ceftobiprole: [],
   eletriptan: [], naratriptan: [], almotriptan: [], frovatriptan: [], ciclesonide: [], flunisolide: [], arformoterol: [],
   indacaterol: [], cortisone: [], betamethasone: [], triamcinolone: [], deflazacort: [],
+  // [not yet read] hepatitis C direct-acting antivirals (AASLD/IDSA HCV guidance: the simplified regimens are
+  // glecaprevir/pibrentasvir and sofosbuvir/velpatasvir; ledipasvir/sofosbuvir an alternative). Their combination
+  // brands (Epclusa, Harvoni, Mavyret) are in BRAND_NAMES.
+  sofosbuvir: ['Sovaldi'], velpatasvir: [], ledipasvir: [], glecaprevir: [], pibrentasvir: [],
+  // [not yet read] the pregnancy medication review: isotretinoin (contraindicated, iPLEDGE) and folic acid
+  // (periconceptional supplement, USPSTF 2023).
+  isotretinoin: ['Absorica', 'Claravis', 'Amnesteem'], 'folic acid': ['Folvite'],
 };

@@ -64,6 +64,9 @@ export const INGREDIENTS: readonly IngredientRow[] = [
   // --- Other antihypertensives and cardiac drugs [ATC C02]; terazosin [known]; isosorbide dinitrate, digoxin [CPIC]
   IN('2599', 'clonidine'), IN('40114', 'guanfacine'), IN('6876', 'methyldopa'), IN('49276', 'doxazosin'), IN('8629', 'prazosin'),
   IN('37798', 'terazosin'), IN('6984', 'minoxidil'), IN('5470', 'hydralazine'), IN('6058', 'isosorbide dinitrate'), IN('3407', 'digoxin'),
+  // Amiodarone [known]: 703, also the RXCUI a public drug-interaction rule table gives it beside digoxin 3407 (the
+  // hepatitis C task's sofosbuvir interaction).
+  IN('703', 'amiodarone'),
   // --- Potassium [known]; potassium binders [NLM P] patiromer, [NLM S] sodium polystyrene sulfonate and sodium zirconium
   // cyclosilicate
   IN('8591', 'potassium chloride', 'KCl'),
