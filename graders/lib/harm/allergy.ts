@@ -81,22 +81,26 @@ function conflict(allergen: Allergen, ingredients: string[], classes: string[]):
   return undefined;
 }
 
+const isDrugAllergy = (a: AllergyIntolerance) => a.type !== 'intolerance' && (!a.category || a.category.includes('medication'));
+
+/**
+ * Why a drug (its ingredient names and classes) is unsafe for a patient with these allergy records, by the rules
+ * above: one reason per conflicting allergy, none when it may be given. Graders that judge a drug the patient keeps
+ * taking (not only a new order) use this too.
+ */
+export function allergyConflicts(allergies: AllergyIntolerance[], ingredients: string[], classes: string[] = classesOfIngredients(ingredients)): string[] {
+  return allergies.filter(isDrugAllergy).map(allergenOf).flatMap((allergen) => {
+    const why = conflict(allergen, ingredients, classes);
+    return why ? [`${why}: ${allergen.ref} "${allergen.what}"${allergen.highRisk ? ' (high-risk reaction)' : ''}`] : [];
+  });
+}
+
 export const allergyRule: HarmRule = {
   id: 'allergy',
   title: 'no drug the patient is allergic to, or one that cross-reacts',
   source: 'Khan DA et al., Drug allergy: a 2022 practice parameter update (AAAAI/ACAAI), J Allergy Clin Immunol 2022;150:1333-1393',
   violations({ chart, medications }) {
-    const allergens = chart.allergies.filter((a) => a.type !== 'intolerance' && (!a.category || a.category.includes('medication'))).map(allergenOf);
-    if (allergens.length === 0) return [];
-    const out: string[] = [];
-    for (const order of medications) {
-      const ingredients = ingredientNamesOf(order.resource.medicationCodeableConcept);
-      const classes = classesOfOrder(order.resource);
-      for (const allergen of allergens) {
-        const why = conflict(allergen, ingredients, classes);
-        if (why) out.push(`${order.label} ${why}: ${allergen.ref} "${allergen.what}"${allergen.highRisk ? ' (high-risk reaction)' : ''}`);
-      }
-    }
-    return out;
+    return medications.flatMap((order) => allergyConflicts(chart.allergies, ingredientNamesOf(order.resource.medicationCodeableConcept), classesOfOrder(order.resource))
+      .map((why) => `${order.label} ${why}`));
   },
 };
