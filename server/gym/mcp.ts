@@ -14,15 +14,12 @@ import { agentTools, toMcpTool } from '../tools/index.ts';
 export const MCP_SESSION_HEADER = 'x-ehr-gym-session';
 
 /**
- * tools/list: each tool with its annotations (MCP 2025-03-26 ToolAnnotations). readOnlyHint from the tool's readOnly
- * flag; destructiveHint for every tool that may change the session (a write, or the final answer, which ends the
- * episode); openWorldHint false: the tools act in this EHR session only.
+ * tools/list: each tool with its annotations (MCP 2025-03-26 ToolAnnotations, written by toMcpTool): readOnlyHint from
+ * the tool's readOnly flag; destructiveHint for every tool that may change the session (a write, or the final answer,
+ * which ends the episode); openWorldHint false: the tools act in this EHR session only.
  */
 export function mcpTools() {
-  return agentTools.map((t) => ({
-    ...toMcpTool(t.definition),
-    annotations: { readOnlyHint: t.readOnly, destructiveHint: !t.readOnly, openWorldHint: false },
-  }));
+  return agentTools.map((t) => toMcpTool(t.definition));
 }
 
 /** JSON-RPC error code of a request naming no live gym session (the implementation-defined server-error range). */

@@ -31,9 +31,17 @@ export function toAnthropicTool(tool: ToolDefinition) {
   return { name: tool.name, description: tool.description, input_schema: tool.parameters };
 }
 
-/** MCP tools/list entry. */
+/**
+ * MCP tools/list entry, with the annotations MCP clients use to ask before a change (from the tool's readOnly flag;
+ * every tool acts on this server only, so none is open-world). Every MCP surface (server/gym/mcp.ts, the OpenEnv MCP
+ * route, GET /gym/tools?format=mcp) lists tools through this.
+ */
 export function toMcpTool(tool: ToolDefinition) {
-  return { name: tool.name, description: tool.description, inputSchema: tool.parameters as { type: 'object'; [key: string]: unknown } };
+  const readOnly = findTool(tool.name)?.readOnly;
+  return {
+    name: tool.name, description: tool.description, inputSchema: tool.parameters as { type: 'object'; [key: string]: unknown },
+    ...(readOnly === undefined ? {} : { annotations: { readOnlyHint: readOnly, destructiveHint: !readOnly, openWorldHint: false } }),
+  };
 }
 
 export function renderTools(format: ToolFormat, tools: readonly ToolDefinition[] = gymTools): unknown[] {

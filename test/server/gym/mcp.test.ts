@@ -146,3 +146,13 @@ t.test('stdio: `ehr-gym mcp` without --session creates one in its own in-process
   t.equal(created.isError, false);
   t.ok(JSON.parse(textOf(created)).meta.lastUpdated.startsWith('2023-11-13'), 'the created session has the given clock');
 });
+
+t.test('GET /gym/tools?format=mcp lists the tools as tools/list does, annotations included', async (t) => {
+  const gym = await startGym(t);
+  const { status, body } = await gym.json('GET', '/gym/tools?format=mcp');
+  t.equal(status, 200);
+  for (const tool of agentTools) {
+    t.same((body as { name: string; annotations?: unknown }[]).find((x) => x.name === tool.definition.name)?.annotations,
+      { readOnlyHint: tool.readOnly, destructiveHint: !tool.readOnly, openWorldHint: false }, `${tool.definition.name} annotations`);
+  }
+});
