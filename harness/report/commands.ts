@@ -66,7 +66,7 @@ export function registerResultCommands(program: Command): void {
       const { serveReport } = await import('./serve.ts');
       const dirs = compare ? [results, compare] : [results];
       const { reportData } = await import('./data.ts');
-      await usingRuns(command, async () => reportData(dirs)); // fail at once on a bad directory, not at the first page load
+      await usingRuns(command, async () => reportData(dirs, { lazy: true })); // fail at once on a bad directory, not at the first page load
       const server = await serveReport(dirs, opts).catch((err: NodeJS.ErrnoException) =>
         command.error(`error: cannot listen on ${opts.host}:${opts.port}: ${err.code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : err.message}`));
       console.log(`report of ${dirs.join(' vs ')} at ${server.url} (Ctrl-C stops)`);

@@ -45,6 +45,14 @@ export function loadRun(dir: string): LoadedRun {
   return { dir: resolve(dir), meta, episodes, summary: summarize(episodes, trials) };
 }
 
+/** One episode of a results directory by its id (`episodeId`), for the page that fetches trajectories one at a time. */
+export function loadEpisode(dir: string, id: string): EpisodeResult | undefined {
+  // Ids are file names the runner wrote: anything else (a path, a dot segment) is no episode.
+  if (!/^[\w.@-]+$/.test(id) || id.includes('..')) return undefined;
+  const path = join(dir, 'episodes', `${id}.json`);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as EpisodeResult) : undefined;
+}
+
 /** The id an episode goes by in the report and the exports: its file name without `.json`. */
 export function episodeId(e: Pick<EpisodeResult, 'task' | 'variant' | 'trial'>): string {
   return episodeFileName(e).replace(/\.json$/, '');
@@ -164,6 +172,7 @@ export interface RunView {
   summary: Summary;
   tasks: TaskTableRow[];
   episodes: EpisodeRow[];
+  /** Every episode's trajectory, by id; empty when the page fetches them one at a time (`ReportData.lazy`). */
   trajectories: Record<string, EpisodeView>;
 }
 
@@ -177,6 +186,11 @@ export interface ComparisonRow {
 
 export interface ReportData {
   generatedAt: string;
+  /**
+   * The trajectories are not in the page: it fetches `episode?run=N&id=ID` when one is opened (`ehr-gym view`, so a
+   * large run's page stays small; the written report holds them all).
+   */
+  lazy?: boolean;
   runs: RunView[];
   comparison?: ComparisonRow[];
 }
@@ -333,11 +347,11 @@ export function episodeView(e: EpisodeResult): EpisodeView {
   };
 }
 
-export function runView(run: LoadedRun, label?: string): RunView {
+export function runView(run: LoadedRun, label?: string, trajectories = true): RunView {
   return {
     label: label ?? basename(run.dir), dir: run.dir, meta: run.meta, summary: run.summary, tasks: taskRows(run),
     episodes: run.episodes.map(episodeRow),
-    trajectories: Object.fromEntries(run.episodes.map((e) => [episodeId(e), episodeView(e)])),
+    trajectories: trajectories ? Object.fromEntries(run.episodes.map((e) => [episodeId(e), episodeView(e)])) : {},
   };
 }
 
@@ -356,15 +370,15 @@ export function compareRuns(a: LoadedRun, b: LoadedRun): ComparisonRow[] {
   });
 }
 
-/** The report of one results directory, or of two compared (A then B). */
-export function reportData(dirs: string[], now = new Date()): ReportData {
+/** The report of one results directory, or of two compared (A then B); `lazy` leaves the trajectories out. */
+export function reportData(dirs: string[], options: { lazy?: boolean; now?: Date } = {}): ReportData {
   const runs = dirs.map((d) => loadRun(d));
   const labels = runs.map((r) => basename(r.dir));
   // Two directories of the same name (runs/x/out, runs/y/out) are told apart by A and B.
   const distinct = new Set(labels).size === labels.length;
   return {
-    generatedAt: now.toISOString(),
-    runs: runs.map((r, i) => runView(r, distinct ? labels[i] : `${'AB'[i]}: ${labels[i]}`)),
+    generatedAt: (options.now ?? new Date()).toISOString(), ...(options.lazy ? { lazy: true } : {}),
+    runs: runs.map((r, i) => runView(r, distinct ? labels[i] : `${'AB'[i]}: ${labels[i]}`, !options.lazy)),
     ...(runs.length === 2 ? { comparison: compareRuns(runs[0], runs[1]) } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // The report as one self-contained HTML file: the data (data.ts) as JSON inside the page, the script and styles
 // (assets/, written for this report, no library) inlined. A Content-Security-Policy forbids every fetch, so the page
-// works offline and cannot leak a run's records anywhere.
+// works offline and cannot leak a run's records anywhere; a page served by `ehr-gym view` may fetch from its own
+// server only (the trajectories, one at a time).
 import { readFileSync } from 'node:fs';
 import type { ReportData } from './data.ts';
 
@@ -20,7 +21,7 @@ export function renderReport(data: ReportData): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:${data.lazy ? "; connect-src 'self'" : ''}">
 <title>${escapeHtml(title)}</title>
 <style>
 ${asset('report.css')}</style>

@@ -191,7 +191,17 @@
     el.scrollIntoView({ block: 'center' });
   }
 
+  // A page served by `ehr-gym view` fetches each trajectory from its server when it is opened (data.lazy).
+  function fetchEpisode(run, r) {
+    fetch(`episode?run=${r.run}&id=${encodeURIComponent(r.id)}`)
+      .then((res) => (res.ok ? res.json() : Promise.reject(new Error(`${res.status}`))))
+      .then((ep) => { run.trajectories[r.id] = ep; }, () => { run.trajectories[r.id] = null; })
+      .then(() => { const now = route(); if (now.view === 'episode' && now.id === r.id) render(); });
+    return h('main', { 'data-testid': 'loading' }, h('p', { class: 'muted' }, `loading ${r.id}…`));
+  }
+
   function episodeView(run, r) {
+    if (data.lazy && run.trajectories[r.id] === undefined && run.episodes.some((e) => e.id === r.id)) return fetchEpisode(run, r);
     const ep = run.trajectories[r.id];
     if (!ep) return h('main', {}, h('p', {}, `No episode ${r.id} in this run.`), h('a', { href: link(r.run, 'episodes') }, 'back to the episodes'));
     const e = ep.row;
