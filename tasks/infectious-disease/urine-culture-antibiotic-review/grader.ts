@@ -10,10 +10,11 @@ import {
   answerText, asAtStart, codingsOf, createdResources, dailyDose, describeConcept, drugIngredients, fail, fetchedAll, isNoLongerActive, latestObservation, matchOf, noteText,
   orderDoseIn, orderTimesPerDay, valueIn, verdict,
 } from '../../../graders/lib/index.ts';
-import { classesNamedIn, classesOfIngredients, classesOfOrder, expandClass, ingredientNamesInText, ingredientNamesOf, mentionsDrug } from '../../../graders/lib/drug-classes.ts';
+import { classesOfOrder, expandClass, ingredientNamesInText, ingredientNamesOf, mentionsDrug } from '../../../graders/lib/drug-classes.ts';
+import { allergyConflicts } from '../../../graders/lib/harm/allergy.ts';
 import {
   BODY_WEIGHT, CREATININE, CYSTITIS_AGENTS, ESTIMATED_DELIVERY_DATE, FIRST_TRIMESTER_LAST_DAY, INTERPRETATION, PREGNANCY, QTC, QTC_LIMIT_MS, QT_PROLONGING_DRUGS,
-  URINE_CULTURE, type CystitisAgent,
+  URINE_CULTURE,
 } from './facts.ts';
 
 const ANTIBIOTICS = expandClass('systemic-antibiotic');
@@ -32,18 +33,6 @@ export interface Facts {
 }
 
 const sir = (o: Observation) => codingsOf(o.interpretation).find((c) => c.system === INTERPRETATION)?.code;
-
-function allergyConflict(agent: CystitisAgent, allergies: AllergyIntolerance[]): string | undefined {
-  const classes = classesOfIngredients(agent.ingredients);
-  for (const a of allergies.filter((x) => x.type !== 'intolerance')) {
-    const text = [a.code?.text, ...codingsOf(a.code).map((c) => c.display)].filter(Boolean).join(' ; ');
-    const named = [...ingredientNamesOf(a.code), ...ingredientNamesInText(text)];
-    const namedClasses = [...classesNamedIn(text), ...classesOfIngredients(named)];
-    if (agent.ingredients.some((i) => named.includes(i))) return `allergy to ${a.code?.text}`;
-    if (classes.some((c) => namedClasses.includes(c) && c !== 'other-antibacterial')) return `allergy to ${a.code?.text} (same class)`;
-  }
-  return undefined;
-}
 
 export async function factsOf(fhir: FhirClient, patient: string, now: string, changes: GraderContext['changes'] = []): Promise<Facts | string> {
   const reports = (await fhir.search<DiagnosticReport>('DiagnosticReport', { patient, code: `${URINE_CULTURE.system}|${URINE_CULTURE.code}`, _count: 100 }))
@@ -85,8 +74,8 @@ export async function factsOf(fhir: FhirClient, patient: string, now: string, ch
     else if (pregnancy && (agent.pregnancy === 'avoid' || (agent.pregnancy === 'avoid-first-trimester' && firstTrimester))) ruledOut[name] = 'pregnancy';
     else if (agent.prolongsQt && qtRisk) ruledOut[name] = `QT risk (QTc ${valueIn(qtc, 'ms') ?? 'n/a'} ms${qtDrugs.length ? `, on ${qtDrugs.join(', ')}` : ''})`;
     else {
-      const allergy = allergyConflict(agent, allergies);
-      if (allergy) ruledOut[name] = allergy;
+      const [allergy] = allergyConflicts(allergies, agent.ingredients);
+      if (allergy) ruledOut[name] = `allergy (${allergy})`;
     }
   }
   const usable = Object.keys(CYSTITIS_AGENTS).filter((n) => !ruledOut[n]);
