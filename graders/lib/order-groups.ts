@@ -401,6 +401,57 @@ const HBSAG: OrderGroup = {
   source: 'AASLD/IDSA HCV Guidance (pretreatment assessment: HBsAg, because HBV reactivation can occur during DAA therapy; FDA boxed warning 2016); CPT 87340',
 };
 
+const RETINAL_TOXICITY_SCREENING: OrderGroup = {
+  id: 'retinal-toxicity-screening',
+  label: 'hydroxychloroquine retinopathy screening (SD-OCT, automated visual fields, or an ophthalmology referral for it)',
+  codes: [
+    cpt(
+      '92134', // scanning computerized ophthalmic diagnostic imaging, posterior segment, retina (SD-OCT)
+      '92083', // visual field examination, extended (automated threshold perimetry, e.g. Humphrey 10-2)
+      '92082', // visual field examination, intermediate
+    ),
+  ],
+  text: /\b(sd-?)?oct\b|optical coherence tomograph|visual fields?\b|perimetry|humphrey|10-2\b|(hydroxychloroquine|plaquenil|hcq) (retinopathy |retinal |eye )?(screening|exam|toxicity)|retinal (toxicity )?screening|retinopathy screening/i,
+  notText: /glaucoma|optic nerve|rnfl|cataract/i,
+  referral: {
+    specialty: [snomed('394594003')], // Ophthalmology
+    specialtyText: /ophthalm|retina|eye (clinic|care|service)/i,
+    reasonText: /hydroxychloroquine|plaquenil|\bhcq\b|retinopathy|retinal toxicity|maculopathy|\boct\b|visual field/i,
+  },
+  source: 'AAO 2016 recommendations on screening for chloroquine and hydroxychloroquine retinopathy (SD-OCT and automated visual fields; baseline within the first year, annual after 5 years or earlier with major risk factors); CPT 92134, 92083',
+};
+
+const HEPATIC_FUNCTION: OrderGroup = {
+  id: 'hepatic-function',
+  label: 'liver enzymes (ALT, or a hepatic function or comprehensive metabolic panel that reports it)',
+  codes: [
+    loinc(
+      '1742-6', '1743-4', // ALT, with and without P-5'-P
+      '24325-3', // Hepatic function 2000 panel
+      '24323-8', // Comprehensive metabolic 2000 panel
+    ),
+    cpt('84460', '80076', '80053'), // ALT; hepatic function panel; comprehensive metabolic panel
+  ],
+  text: /\balt\b|alanine aminotransferase|\bsgpt\b|\blfts?\b|liver (function|enzymes?|panel)|hepatic (function )?panel|\bcmp\b|comprehensive metabolic/i,
+  source: 'Isotretinoin prescribing information (liver function tests before therapy and at intervals until the response is established); CPT 84460, 80076',
+};
+
+const PREGNANCY_TEST: OrderGroup = {
+  id: 'pregnancy-test',
+  label: 'pregnancy test (urine or serum hCG)',
+  codes: [
+    loinc(
+      '2106-3', // Choriogonadotropin (pregnancy test) [Presence] in Urine
+      '2118-8', // Choriogonadotropin (pregnancy test) [Presence] in Serum or Plasma
+      '19080-1', // Choriogonadotropin [Units/volume] in Serum or Plasma
+      '21198-7', // Choriogonadotropin.beta subunit [Units/volume] in Serum or Plasma
+    ),
+    cpt('81025', '84703', '84702'), // urine pregnancy test; hCG qualitative; hCG quantitative
+  ],
+  text: /pregnan|\bb?-?hcg\b|beta[- ]?hcg|choriogonadotropin|gonadotropin/i,
+  source: 'iPLEDGE REMS (a negative pregnancy test by a CLIA-certified laboratory before each monthly prescription for a patient who can become pregnant); CPT 81025, 84703',
+};
+
 /** Every order intent the graders know, by id. */
 export const ORDER_GROUPS = {
   potassium: POTASSIUM,
@@ -424,6 +475,9 @@ export const ORDER_GROUPS = {
   urineCulture: URINE_CULTURE,
   hcvRna: HCV_RNA,
   hbsag: HBSAG,
+  retinalToxicityScreening: RETINAL_TOXICITY_SCREENING,
+  hepaticFunction: HEPATIC_FUNCTION,
+  pregnancyTest: PREGNANCY_TEST,
 } satisfies Record<string, OrderGroup>;
 
 export interface OrderGroupMatch {

@@ -208,6 +208,8 @@ export const BRAND_NAMES: Readonly<Record<string, string[]>> = {
   Tymlos: ['abaloparatide'],
   // Edoxaban's EU brand and cefpodoxime's US brand, which tasks accept.
   Lixiana: ['edoxaban'], Vantin: ['cefpodoxime'],
+  // Hydroxychloroquine's brand (the retinal-toxicity screening review accepts it by name).
+  Plaquenil: ['hydroxychloroquine'],
 };
 
 /**
@@ -251,4 +253,7 @@ export const UNCODED_INGREDIENTS: Readonly<Record<string, string[]>> = {
   // [not yet read] the pregnancy medication review: isotretinoin (contraindicated, iPLEDGE) and folic acid
   // (periconceptional supplement, USPSTF 2023).
   isotretinoin: ['Absorica', 'Claravis', 'Amnesteem'], 'folic acid': ['Folvite'],
+  // [not yet read] tamoxifen, a major risk factor for hydroxychloroquine retinopathy (AAO 2016), and vitamin A, which
+  // isotretinoin's label says to avoid (additive toxicity); the tetracyclines it must not be combined with are above.
+  tamoxifen: ['Soltamox'], 'vitamin A': [],
 };

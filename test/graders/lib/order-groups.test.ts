@@ -118,6 +118,15 @@ t.test('other groups: the right code passes, the neighbouring test does not', as
     [['HCV antibody 13955-0', coded(LOINC, '13955-0')], ['text "HCV antibody"', text('HCV antibody with reflex to RNA')], ['text "HCV genotype"', text('HCV RNA genotype')]]);
   table(t, ORDER_GROUPS.hbsag, [['5196-1', coded(LOINC, '5196-1')], ['CPT 87340', coded(CPT, '87340')], ['text "HBsAg"', text('HBsAg')], ['text "acute hepatitis panel"', text('Acute hepatitis panel')]],
     [['text "HBsAb"', text('Hepatitis B surface antibody (anti-HBs)')], ['text "HBV DNA"', text('HBV DNA, quantitative')], ['HCV RNA 11011-4', coded(LOINC, '11011-4')]]);
+  table(t, ORDER_GROUPS.retinalToxicityScreening,
+    [['CPT 92134', coded(CPT, '92134')], ['CPT 92083', coded(CPT, '92083')], ['text "SD-OCT macula"', text('SD-OCT macula')], ['text "Humphrey 10-2 visual field"', text('Humphrey 10-2 visual field')],
+      ['ophthalmology referral for HCQ screening', referral('Ophthalmology', 'Hydroxychloroquine retinopathy screening')]],
+    [['text "OCT RNFL for glaucoma"', text('OCT optic nerve RNFL, glaucoma follow-up')], ['ophthalmology referral for cataract', referral('Ophthalmology', 'Cataract evaluation')],
+      ['cardiology referral for retinopathy', order({ ...referral('', 'hydroxychloroquine retinopathy'), performerType: { coding: [{ system: SNOMED, code: '394579002', display: 'Cardiology' }] } })]]);
+  table(t, ORDER_GROUPS.hepaticFunction, [['ALT 1742-6', coded(LOINC, '1742-6')], ['CPT 80076', coded(CPT, '80076')], ['text "LFTs"', text('LFTs')], ['text "CMP"', text('CMP')]],
+    [['lipid panel 24331-1', coded(LOINC, '24331-1')], ['text "TSH"', text('TSH')]]);
+  table(t, ORDER_GROUPS.pregnancyTest, [['urine hCG 2106-3', coded(LOINC, '2106-3')], ['CPT 81025', coded(CPT, '81025')], ['text "Serum beta-hCG"', text('Serum beta-hCG')], ['text "Urine pregnancy test"', text('Urine pregnancy test')]],
+    [['text "TSH"', text('TSH')], ['ALT 1742-6', coded(LOINC, '1742-6')]]);
 });
 
 t.test('every group names its source and has codes in at least one system', async (t) => {
