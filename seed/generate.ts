@@ -40,6 +40,11 @@ export function generatePatient(index: number, staff: Staff, options: Population
     const onset = module.onset(chart, planned);
     if (onset !== undefined && onset <= reference) planned.set(module.key, onset);
   }
+  // Every disease acts on the one physiology before any module draws a result from it.
+  for (const module of MODULES) {
+    const onset = planned.get(module.key);
+    if (onset !== undefined) module.physiology?.(chart, onset);
+  }
   for (const module of MODULES) {
     const onset = planned.get(module.key);
     if (onset !== undefined) module.run(chart, onset);

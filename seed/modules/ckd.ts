@@ -14,7 +14,7 @@ export const ckd: ClinicalModule = {
   key: 'ckd', title: 'Chronic kidney disease', specialty: 'nephrology', condition: { icd: 'N18.31', snomed: '433144002', text: 'Chronic kidney disease stage 3' },
   // CKD stage 3-4 (USRDS/CDC CKD surveillance: ~6% of adults, 65+ ~ 20%); diabetes and hypertension double the risk.
   onset: (chart, planned) => chronicOnset(chart, byAge(chart.age, [0.004, 0.035, 0.11]) * (planned.has('diabetes') ? 2 : 1) * (planned.has('hypertension') ? 1.6 : 1), 35, 10),
-  run(chart, onset) {
+  physiology(chart, onset) {
     const atDx = chart.rng.between(42, 56);
     const slope = chart.rng.between(1.5, 4.5); // mL/min/1.73m2 lost per year
     chart.modify('EGFR', (t, v) => {
@@ -26,6 +26,8 @@ export const ckd: ClinicalModule = {
     chart.modify('K', (t, v) => v + Math.max(0, 50 - chart.expected('EGFR', t)) * 0.02);
     chart.modify('HGB', (t, v) => v - Math.max(0, 40 - chart.expected('EGFR', t)) * 0.06);
     chart.modify('UACR', (t, v) => (t >= onset - YEAR ? v + 120 : v));
+  },
+  run(chart, onset) {
     const pcp = chart.visit(onset - 60 * DAY, { reason: 'Routine labs' });
     chart.vitals(pcp);
     chart.panel(pcp, 'BMP', { reliable: true });

@@ -16,7 +16,7 @@ export const diabetes: ClinicalModule = {
   key: 'diabetes', title: 'Type 2 diabetes', specialty: 'endocrinology', condition: DIABETES,
   // Diagnosed diabetes (CDC National Diabetes Statistics Report 2023: 18-44 ~3%, 45-64 ~15%, 65+ ~24%); obesity x2.
   onset: (chart) => chronicOnset(chart, byAge(chart.age, [0.025, 0.13, 0.21]) * (chart.bmi > 30 ? 1.6 : 0.7), 25, 15),
-  run(chart, onset) {
+  physiology(chart, onset) {
     const untreated = chart.rng.between(7.0, 9.5);
     const drift = chart.rng.between(0.1, 0.3); // A1c creeps up per year of disease
     // Prediabetes ramp for 3 years, then the untreated level; each glucose-lowering drug takes its share off.
@@ -27,6 +27,10 @@ export const diabetes: ClinicalModule = {
       for (const [ing, drop] of Object.entries(LOWERING)) if (chart.onMed(ing, t)) a1c -= drop;
       return Math.max(6.0, a1c);
     });
+  },
+  run(chart, onset) {
+    // The untreated level the physiology holds a month before diagnosis (no glucose-lowering drug yet).
+    const untreated = chart.expected('A1C', onset - 30 * DAY);
     const screen = chart.visit(onset - 30 * DAY, { reason: 'Diabetes screening' });
     chart.vitals(screen);
     chart.test(screen, 'A1C', { value: Math.max(6.6, untreated - 0.2), reliable: true });

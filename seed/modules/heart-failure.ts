@@ -12,11 +12,13 @@ export const heartFailure: ClinicalModule = {
   key: 'heartFailure', title: 'Heart failure', specialty: 'cardiology', condition: HEART_FAILURE,
   // AHA 2023 statistics: ~2.3% of adults; 65+ ~7%; more with coronary disease and hypertension.
   onset: (chart, planned) => chronicOnset(chart, byAge(chart.age, [0.002, 0.012, 0.05]) * (planned.has('cad') ? 2.5 : 1) * (planned.has('hypertension') ? 1.4 : 0.8), 40, 8),
-  run(chart, onset) {
-    chart.flags.add('hf-reduced-ef');
+  physiology(chart, onset) {
     chart.modify('NTBNP', (t, v) => (t >= onset - 30 * DAY ? v + 900 + chart.rng.between(0, 1500) - (chart.onMed('6918', t) || chart.onMed('20352', t) ? 400 : 0) : v));
     chart.modify('WEIGHT', (t, v) => (t >= onset - 30 * DAY && t < onset + 10 * DAY ? v + 4 : v));
     chart.modify('SPO2', (t, v) => (t >= onset - 5 * DAY && t < onset + 3 * DAY ? v - 5 : v));
+  },
+  run(chart, onset) {
+    chart.flags.add('hf-reduced-ef');
     const admit = chart.visit(onset - 4 * DAY, { kind: 'IMP', specialty: 'internalMedicine', reason: 'Acute decompensated heart failure: dyspnea, orthopnea, edema', days: 4 });
     chart.vitals(admit);
     chart.test(admit, 'NTBNP');

@@ -14,6 +14,12 @@ export interface ClinicalModule {
   condition?: ConditionSpec;
   /** Phase 1 (all modules, before any run): the onset instant, or undefined when the patient never has it. */
   onset(chart: Chart, planned: ReadonlyMap<string, number>): number | undefined;
+  /**
+   * Phase 1b (every module with an onset, before any runs): register what the disease does to the body (lab and
+   * vital modifiers). Every result any module draws then reads one physiology, whatever order modules run in, so two
+   * panels the same day agree.
+   */
+  physiology?(chart: Chart, onset: number): void;
   /** Phase 2: write the chart. */
   run(chart: Chart, onset: number): void;
 }
@@ -78,7 +84,7 @@ export interface SimpleChronicSpec {
   followUpMonths?: number;
   /** Extra work at diagnosis (imaging, procedures). */
   workup?(chart: Chart, visit: Visit): void;
-  /** Lab physiology the disease or its treatment changes. */
+  /** Lab physiology the disease or its treatment changes (registered in the physiology phase). */
   effects?(chart: Chart, onset: number): void;
   plan: string[];
   /** Condition resolves after this many years (e.g. pregnancy). */
@@ -94,6 +100,7 @@ export function simpleChronic(spec: SimpleChronicSpec): ClinicalModule {
   return {
     key: spec.key, title: spec.title, specialty: spec.specialty, condition: spec.condition,
     onset: (chart, planned) => chronicOnset(chart, spec.prevalence(chart, planned), spec.minAge, spec.maxYears),
+    physiology: spec.effects,
     run(chart, onset) {
       if (spec.referred !== false && spec.specialty !== 'primaryCare') {
         const pre = chart.visit(onset - 30 * DAY, { reason: `Symptoms suggestive of ${spec.title.toLowerCase()}`, type: '185345009' });
@@ -102,7 +109,6 @@ export function simpleChronic(spec: SimpleChronicSpec): ClinicalModule {
       }
       const visit = chart.visit(onset, { specialty: spec.specialty, reason: `Evaluation of ${spec.title.toLowerCase()}`, type: '11429006' });
       chart.vitals(visit);
-      spec.effects?.(chart, onset);
       const abated = spec.resolvesAfterYears !== undefined ? onset + spec.resolvesAfterYears * YEAR : undefined;
       chart.diagnose(spec.key, spec.condition, visit, { abated });
       spec.workup?.(chart, visit);
