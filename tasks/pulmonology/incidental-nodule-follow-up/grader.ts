@@ -79,6 +79,8 @@ function ctWindow(p: Plan): [string, string] | undefined {
 }
 
 const SAMPLING_REFERRAL = /pulmon|thoracic|chest (surgery|clinic)|lung nodule|interventional radiology|biopsy|bronchoscop/i;
+/** A referral that asks for tissue (a nodule-clinic referral for surveillance does not). */
+const SAMPLING_INTENT = /biops|sampling|bronchoscop|resect|surg/i;
 const occurrence = (s: ServiceRequest) => (s.occurrenceDateTime ?? s.occurrencePeriod?.start)?.slice(0, 10);
 const words = (s: ServiceRequest) => [s.code?.text, ...codingsOf(s.code).map((c) => c.display), ...codingsOf(s.performerType).map((c) => c.display), s.performerType?.text,
   ...(s.reasonCode ?? []).map((r) => r.text), ...(s.note ?? []).map((n) => n.text)].filter(Boolean).join(' | ');
@@ -107,7 +109,7 @@ function planMatch(ctx: GraderContext, p: Plan) {
     else if (date < window[0] || date > window[1]) problems.push(`ServiceRequest/${ct.id}: chest CT on ${date}, outside ${window.join(' to ')}`);
   }
   if (p.kind !== 'pet-ct-or-sampling') {
-    for (const s of [...pets, ...sampling]) problems.push(`ServiceRequest/${s.id}: ${pets.includes(s) ? 'PET/CT' : 'referral for tissue sampling'} for a nodule that needs ${p.kind === 'none' ? 'no follow-up' : 'CT surveillance only'} (Fleischner 2017)`);
+    for (const s of [...pets, ...sampling.filter((x) => SAMPLING_INTENT.test(words(x)))]) problems.push(`ServiceRequest/${s.id}: ${pets.includes(s) ? 'PET/CT' : 'referral for tissue sampling'} for a nodule that needs ${p.kind === 'none' ? 'no follow-up' : 'CT surveillance only'} (Fleischner 2017)`);
   }
   const ordered = cts.length + pets.length + sampling.length > 0;
   if ((p.kind === 'ct-6-12' || p.kind === 'ct-3-6') && cts.length === 0) problems.push(`no follow-up chest CT ordered (due ${window!.join(' to ')})`);
