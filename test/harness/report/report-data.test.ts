@@ -66,6 +66,28 @@ t.test('trajectory: tool calls tied to their audited requests, turns to agent st
   t.ok(oracle.steps.every((s) => s.requests.length === 1));
 });
 
+t.test('an Anthropic Messages transcript reads the same way: tool_use blocks, tool_result blocks answer them', async (t) => {
+  const entry = (seq: number, tool: string, path: string): AuditEntry => ({ seq, time: 't', method: 'GET', path, query: [], status: 200, write: false, resourceIds: [], latencyMs: 1, tool });
+  const trajectory = buildTrajectory({
+    transcript: [
+      { role: 'user', content: 'Check Patient/p1.' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id: 'tu1', name: 'fhir_read', input: { resourceType: 'Patient', id: 'p1' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: '{"resourceType":"Patient"}' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'tu2', name: 'finish', input: { answer: 'done' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu2', content: [{ type: 'text', text: 'Answer submitted' }], is_error: false }] },
+    ],
+    log: [entry(3, 'fhir_read', 'Patient/p1')],
+    turns: [1, 2].map((turn) => ({ turn, startedAt: 't', latencyMs: 1, usage: { prompt: 10 * turn, completion: 1 }, finishReason: 'tool_use', truncated: false, toolCalls: 1, retries: [] })),
+  });
+  t.same(trajectory.steps.map((s) => s.source), ['user', 'agent', 'agent']);
+  t.equal(trajectory.instruction, 'Check Patient/p1.');
+  t.equal(trajectory.system, undefined, 'the Messages API keeps the system prompt outside the messages');
+  t.same(trajectory.steps[1].toolCalls, [{ id: 'tu1', name: 'fhir_read', arguments: { resourceType: 'Patient', id: 'p1' }, seqs: [3] }]);
+  t.same(trajectory.steps[1].results, [{ callId: 'tu1', text: '{"resourceType":"Patient"}' }]);
+  t.same(trajectory.steps[2].results, [{ callId: 'tu2', text: 'Answer submitted' }], 'text blocks of a result joined');
+  t.same(trajectory.steps.map((s) => s.turn?.usage.prompt), [undefined, 10, 20]);
+});
+
 t.test('each write shows the resource before and after; evidence links to the steps it cites', async (t) => {
   const ep = reportData([`${fixtures}run-a`]).runs[0].trajectories[OKAFOR_T1];
   const patch = ep.steps.find((s) => s.toolCalls.some((c) => c.name === 'fhir_patch'))!;
