@@ -5,6 +5,8 @@ import { describeConcept, inCodeSet, LOINC, type CodeSet } from './codings.ts';
 import { bestOf, matchOf, type Match } from './match.ts';
 import { matchTerms, numbersIn } from './answers.ts';
 import { checkOneOf, checkPatient, label } from './resources.ts';
+import { createdResources } from './changes.ts';
+import type { ResourceChange } from '../../contracts/gym-api.ts';
 import { withinTolerance } from '../../resources/units/ucum.ts';
 
 export interface NoteExpectation {
@@ -86,4 +88,11 @@ export function matchNote(doc: DocumentReference, expected: NoteExpectation): Ma
 
 export function findNote(docs: DocumentReference[], expected: NoteExpectation): Match<DocumentReference> {
   return bestOf(docs, (d) => matchNote(d, expected), label, 'no DocumentReference was written');
+}
+
+/** The note the episode wrote for the patient: the best of the DocumentReferences it created for them (current, with
+ * text, `expected` met), so a note task checks what was written rather than what was on the chart before. */
+export function findEpisodeNote(changes: ResourceChange[], patient: string, expected: NoteExpectation = {}): Match<DocumentReference> {
+  const written = createdResources<DocumentReference>(changes, 'DocumentReference').filter((d) => d.subject?.reference === `Patient/${patient}`);
+  return findNote(written, { status: ['current'], ...expected, patient });
 }

@@ -6,6 +6,9 @@ import type { FhirClient } from '../../contracts/fhir-client.ts';
 import type { ResourceChange } from '../../contracts/gym-api.ts';
 import { createdResources } from './changes.ts';
 import { asAtStart } from './harm/chart.ts';
+import type { AuditEntry } from '../../contracts/gym-api.ts';
+import { fetchedAll } from './retrieval.ts';
+import type { Match } from './match.ts';
 
 export interface MedicationOrderStates {
   /** Active when the episode began: changed orders as they were before, deleted ones included. */
@@ -23,4 +26,11 @@ export async function medicationOrderStates({ fhir, patient, changes }: { fhir: 
     atEnd: all.filter((o) => o.status === 'active'),
     created: createdResources<MedicationRequest>(changes, 'MedicationRequest'),
   };
+}
+
+/** The medication review read the whole list: every order active when the episode began was returned by a read or a
+ * search (a reconciliation or interaction review that skips one cannot have judged it). */
+export async function fetchedActiveOrders(ctx: { fhir: FhirClient; patient: string; changes: ResourceChange[]; log: AuditEntry[] }): Promise<Match> {
+  const start = (await medicationOrderStates(ctx)).atStart;
+  return fetchedAll(ctx.log, start.map((o) => `MedicationRequest/${o.id}`), 'active medication order');
 }

@@ -2,11 +2,11 @@
 // does not interact with the medication list; complete the work-up first (confirm viremia with HCV RNA, know the HBsAg)
 // without treating; or refer, because decompensated cirrhosis excludes the simplified pathway. FIB-4 is computed here
 // from the latest AST, ALT, platelets and the age; the orders, the answer and the note are judged against the path.
-import type { CodeableConcept, Condition, DocumentReference, MedicationRequest, Observation, Patient, ServiceRequest } from '@medplum/fhirtypes';
+import type { CodeableConcept, Condition, MedicationRequest, Observation, Patient, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
-  allOf, createdResources, dailyDose, effectiveTime, fail, fetchedAll, findNote, findReferral, findServiceRequest, inCodeSet, label,
+  allOf, createdResources, dailyDose, effectiveTime, fail, fetchedAll, findEpisodeNote, fetchedActiveOrders, findReferral, findServiceRequest, inCodeSet, label,
   latestObservation, matchNumber, matchOf, medicationOrderStates, noteText, numbersIn, ORDER_GROUPS, orderInClass, quantityOf, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import { ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
@@ -162,10 +162,7 @@ export const checks: Record<string, Check> = {
     const wanted = ['hcvAntibody', 'hcvRna', 'hbsag', 'ast', 'alt', 'platelets'].map((k) => a.latest[k]).filter((o): o is Observation => !!o);
     return verdict(fetchedAll(ctx.log, wanted.map((o) => `Observation/${o.id}`), 'HCV work-up result'));
   },
-  reviewed_medications: async (ctx) => {
-    const start = (await medicationOrderStates(ctx)).atStart;
-    return verdict(fetchedAll(ctx.log, start.map((o) => `MedicationRequest/${o.id}`), 'active medication order'));
-  },
+  reviewed_medications: async (ctx) => verdict(await fetchedActiveOrders(ctx)),
   fib4_stated: async (ctx) => {
     const a = await assessed(ctx);
     if (isResult(a)) return a;
@@ -204,8 +201,7 @@ export const checks: Record<string, Check> = {
   readiness_note: async (ctx) => {
     const a = await assessed(ctx);
     if (isResult(a)) return a;
-    const notes = createdResources<DocumentReference>(ctx.changes, 'DocumentReference').filter((d) => d.subject?.reference === `Patient/${ctx.patient}`);
-    const found = findNote(notes, { patient: ctx.patient, status: ['current'], minLength: 60 });
+    const found = findEpisodeNote(ctx.changes, ctx.patient, { minLength: 60 });
     if (!found.ok || !found.candidate) return verdict(found);
     return verdict(allOf(found, noteFits(noteText(found.candidate), a, 'the note')));
   },

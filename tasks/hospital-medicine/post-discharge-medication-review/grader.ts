@@ -2,11 +2,11 @@
 // stopped in hospital; the orders active at the start (changes' "before" states) give the outpatient list. Each
 // discharge drug and each stopped drug is classified (start, change, stop, continue) from the chart, and the orders at
 // the end, the answer and the note are judged against that classification.
-import type { Composition, DocumentReference, MedicationRequest, MedicationStatement } from '@medplum/fhirtypes';
+import type { Composition, MedicationRequest, MedicationStatement } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
-  allOf, answerProse, changeOf, createdResources, dailyDose, drugIngredientNames, fail, fetchedAll, findNote, inCodeSet, isNoLongerActive,
+  allOf, answerProse, changeOf, dailyDose, drugIngredientNames, fail, fetchedAll, findEpisodeNote, fetchedActiveOrders, inCodeSet, isNoLongerActive,
   label, matchOf, matchRecommendation, medicationOrderStates, namesInTextFor, noteText, numbersIn, orderRoute, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import { DISCHARGE_MEDICATIONS_SECTION, DISCHARGE_SUMMARY, DOSE_TOLERANCE, STOPPED_STATUS, type Reconciliation } from './facts.ts';
@@ -151,10 +151,7 @@ export const checks: Record<string, Check> = {
     if (isResult(plan)) return plan;
     return verdict(fetchedAll(ctx.log, [`Composition/${plan.summary.id}`], 'discharge summary'));
   },
-  reviewed_active_orders: async (ctx) => {
-    const start = (await medicationOrderStates(ctx)).atStart;
-    return verdict(fetchedAll(ctx.log, start.map((o) => `MedicationRequest/${o.id}`), 'active medication order'));
-  },
+  reviewed_active_orders: async (ctx) => verdict(await fetchedActiveOrders(ctx)),
   answer_names_discrepancies: async (ctx) => {
     const plan = await planned(ctx);
     if (isResult(plan)) return plan;
@@ -174,8 +171,7 @@ export const checks: Record<string, Check> = {
   reconciliation_note: async (ctx) => {
     const plan = await planned(ctx);
     if (isResult(plan)) return plan;
-    const notes = createdResources<DocumentReference>(ctx.changes, 'DocumentReference').filter((d) => d.subject?.reference === `Patient/${ctx.patient}`);
-    const found = findNote(notes, { patient: ctx.patient, status: ['current'], minLength: 40 });
+    const found = findEpisodeNote(ctx.changes, ctx.patient, { minLength: 40 });
     if (!found.ok || !found.candidate) return verdict(found);
     return verdict(allOf(found, namesChanges(noteText(found.candidate), plan, 'the note')));
   },

@@ -3,10 +3,10 @@
 // a VTE in its treatment year) must be replaced by a pregnancy-compatible drug at a dose this file reads from the
 // chart (weight for LMWH); folic acid must be on board at the dose the risk calls for. Orders, referral and note are
 // judged against that.
-import type { Condition, DocumentReference, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
+import type { Condition, MedicationRequest, Observation, ServiceRequest } from '@medplum/fhirtypes';
 import type { Check, CheckResult, GraderContext, SelectContext } from '../../../contracts/task.ts';
 import {
-  allOf, changeOf, conceptIs, createdResources, dailyDose, fail, fetchedAll, findNote, findReferral, inCodeSet, label, latestObservation,
+  allOf, changeOf, conceptIs, createdResources, dailyDose, fail, fetchedAll, findEpisodeNote, fetchedActiveOrders, findReferral, inCodeSet, label, latestObservation,
   matchOf, matchRecommendation, medicationOrderStates, namesInTextFor, noteText, orderRoute, orderTimesPerDay, quantityOf, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import { ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
@@ -120,10 +120,7 @@ function replacement(r: Review, created: MedicationRequest[], need: Review['need
 }
 
 export const checks: Record<string, Check> = {
-  reviewed_medications: async (ctx) => {
-    const start = (await medicationOrderStates(ctx)).atStart;
-    return verdict(fetchedAll(ctx.log, start.map((o) => `MedicationRequest/${o.id}`), 'active medication order'));
-  },
+  reviewed_medications: async (ctx) => verdict(await fetchedActiveOrders(ctx)),
   reviewed_pregnancy_context: async (ctx) => {
     const r = await reviewed(ctx);
     if (isResult(r)) return r;
@@ -157,8 +154,7 @@ export const checks: Record<string, Check> = {
   medication_review_note: async (ctx) => {
     const r = await reviewed(ctx);
     if (isResult(r)) return r;
-    const notes = createdResources<DocumentReference>(ctx.changes, 'DocumentReference').filter((d) => d.subject?.reference === `Patient/${ctx.patient}`);
-    const found = findNote(notes, { patient: ctx.patient, status: ['current'], minLength: 60 });
+    const found = findEpisodeNote(ctx.changes, ctx.patient, { minLength: 60 });
     if (!found.ok || !found.candidate) return verdict(found);
     const text = noteText(found.candidate);
     const mismatches: string[] = [];

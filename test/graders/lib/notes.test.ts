@@ -1,7 +1,8 @@
 import t from 'tap';
-import type { CodeableConcept } from '@medplum/fhirtypes';
+import type { CodeableConcept, DocumentReference } from '@medplum/fhirtypes';
+import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import { LOINC } from '../../../graders/lib/codings.ts';
-import { clinicalNote, CONSULT_NOTE, findNote, noteText, PROGRESS_NOTE } from '../../../graders/lib/notes.ts';
+import { clinicalNote, CONSULT_NOTE, findEpisodeNote, findNote, noteText, PROGRESS_NOTE } from '../../../graders/lib/notes.ts';
 
 const US_CORE_CATEGORY = 'http://hl7.org/fhir/us/core/CodeSystem/us-core-documentreference-category';
 // Non-ASCII, a newline and characters base64 pads differently: a lossy or latin1 encoding would not round-trip.
@@ -48,4 +49,13 @@ t.test('a built note is what findNote looks for', async (t) => {
   const m = findNote([clinicalNote(base)], { patient: 'p1', type: [{ system: LOINC, codes: ['11488-4'] }], mustMention: ['sglt2i'], mustQuote: [{ value: 5.1, what: 'potassium' }] });
   t.ok(m.ok, m.mismatches.join('\n'));
   t.notOk(findNote([clinicalNote({ ...base, patient: 'p2' })], { patient: 'p1' }).ok, 'another patient');
+});
+
+t.test('findEpisodeNote: only the notes the episode created for the patient count', async (t) => {
+  const mine = clinicalNote({ ...base, text: 'Folic acid started; lisinopril stopped.' });
+  const other = clinicalNote({ ...base, patient: 'p2', text: 'Folic acid started; lisinopril stopped.' });
+  const created = (after: DocumentReference): ResourceChange => ({ type: 'DocumentReference', id: 'n1', action: 'created', before: null, after, versions: [] });
+  t.ok(findEpisodeNote([created(mine)], 'p1', { mustMention: ['folic'] }).ok, "the patient's new note");
+  t.notOk(findEpisodeNote([created(other)], 'p1').ok, "another patient's note does not count");
+  t.notOk(findEpisodeNote([], 'p1').ok, 'no note written');
 });
