@@ -10,6 +10,7 @@ import type { AllergyIntolerance, Coding, Immunization, MedicationDispense, Medi
 import { CVX, FLOWSHEET, LOINC, RXNORM, SNOMED, ingredientsOf } from './codes/index.ts';
 import { LABS, type LabDef } from './codes/labs.ts';
 import { convertValue } from '../resources/units/analytes.ts';
+import { ANTIRETROVIRALS, LITHIUM, P2Y12_INHIBITORS, therapyClash } from './drug-classes.ts';
 import { DAY, YEAR } from './time.ts';
 
 /** meta.tag system of a deliberately planted error; the code names the kind of error (PLANTED_ERRORS). */
@@ -180,18 +181,6 @@ function monitoringGap(times: number[], from: number, to: number, maxGap: number
 
 // ---- drug classes the rules need (RxNorm ingredient RXCUIs) ----------------------------------------------------
 
-/** ACE inhibitors. */
-const ACE_INHIBITORS = new Set(['29046', '3827', '35296', '18867', '1998', '35208', '50166', '54552', '38454', '30131']);
-/** Angiotensin receptor blockers, and sacubitril (given only with valsartan: the ARNI counts with the ARBs). */
-const ARBS = new Set(['52175', '69749', '83818', '214354', '321064', '73494', '1091643', '83515', '1656328']);
-const BETA_BLOCKERS = new Set(['6918', '20352', '19484', '1202', '8787', '31555', '6185', '7226', '10600']);
-const P2Y12_INHIBITORS = new Set(['32968', '613391', '1116632']);
-/**
- * Antiretrovirals (ingredients; a fixed-dose combination counts each of its ingredients): dolutegravir, lamivudine,
- * abacavir, emtricitabine. Extend as the vocabulary (seed/codes/rxnorm) gains antiretrovirals.
- */
-const ANTIRETROVIRALS = new Set(['1433868', '68244', '190521', '276237']);
-const LITHIUM = new Set(['42351', '6448']);
 
 /** PCI (with or without a stent). */
 const STENT_PROCEDURES = new Set(['415070008', '36969009']);
@@ -254,21 +243,14 @@ const duplicateTherapy: CoherenceRule = {
   check(p) {
     const violations: Violation[] = [];
     let checked = 0;
-    const inClass = (o: OrderPeriod, cls: ReadonlySet<string>) => o.ingredients.filter((i) => cls.has(i));
+    const what = { 'same-ingredient': 'the same ingredient ordered twice', 'ace-arb': 'ACE inhibitor with ARB', 'two-beta-blockers': 'two beta blockers' };
     for (let i = 0; i < p.orders.length; i++) {
       for (let j = i + 1; j < p.orders.length; j++) {
         const [a, b] = [p.orders[i], p.orders[j]];
         if (!overlap(a, b)) continue;
         checked++;
-        const both = [a.resource, b.resource];
-        const shared = a.ingredients.filter((x) => b.ingredients.includes(x));
-        if (shared.length > 0) {
-          violations.push(p.violation('duplicate-therapy', both, `ingredient ${shared.join('+')} ordered twice`));
-        } else if ((inClass(a, ACE_INHIBITORS).length && inClass(b, ARBS).length) || (inClass(a, ARBS).length && inClass(b, ACE_INHIBITORS).length)) {
-          violations.push(p.violation('duplicate-therapy', both, 'ACE inhibitor with ARB'));
-        } else if (inClass(a, BETA_BLOCKERS).length && inClass(b, BETA_BLOCKERS).length) {
-          violations.push(p.violation('duplicate-therapy', both, 'two beta blockers'));
-        }
+        const clash = therapyClash(a.ingredients, b.ingredients);
+        if (clash) violations.push(p.violation('duplicate-therapy', [a.resource, b.resource], what[clash]));
       }
     }
     return { checked, violations };

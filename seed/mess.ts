@@ -22,6 +22,11 @@ export interface MessRates {
   freeTextMed: number;
   /** Timestamps in the clinic's local offset instead of UTC. */
   tzOffset: number;
+  /**
+   * A second prescriber's order of an ingredient already on the list kept beside it (both active) instead of
+   * reconciled: a planted duplicate, tagged `duplicate-order` (seed/coherence.ts PLANTED_ERRORS) on both orders.
+   */
+  duplicateOrder: number;
 }
 
 export const DEFAULT_MESS: MessRates = {
@@ -35,6 +40,7 @@ export const DEFAULT_MESS: MessRates = {
   missingValue: 0.005,
   freeTextMed: 0.03,
   tzOffset: 0.4,
+  duplicateOrder: 0.3,
 };
 
 export const NO_MESS: MessRates = Object.fromEntries(Object.keys(DEFAULT_MESS).map((k) => [k, 0])) as unknown as MessRates;

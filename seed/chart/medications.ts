@@ -1,8 +1,10 @@
 // Medication courses (start, stop with a reason, dose change) and the MedicationRequest written for each course once
 // the chart is finished, with its status history. The allergy guard lives here: no active order for an allergen.
 import type { MedicationRequest } from '@medplum/fhirtypes';
-import { HL7, SNOMED, UCUM, codingOf } from '../codes/index.ts';
-import { formatDate } from '../time.ts';
+import { HL7, SNOMED, UCUM, codingOf, ingredientsOf } from '../codes/index.ts';
+import { plantedErrorTag } from '../coherence.ts';
+import { therapyClash } from '../drug-classes.ts';
+import { DAY, formatDate } from '../time.ts';
 import { cc, quantity, ref } from './fhir-values.ts';
 import type { ChartState } from './state.ts';
 import type { Drug, MedCourse, Visit } from './types.ts';
@@ -20,7 +22,8 @@ export interface PrescribeOptions {
 
 /**
  * Start a medication course. Refuses (returns undefined) when the patient is allergic to an ingredient: no
- * active order for an allergen drug, ever.
+ * active order for an allergen drug, ever. Reconciles with the one medication list (reconcile()): the course
+ * returned may be one already on it.
  */
 export function prescribe(chart: ChartState, drug: Drug, visit: Visit, options: PrescribeOptions = {}): MedCourse | undefined {
   if (chart.isAllergicTo(drug.rxcui)) return undefined;
@@ -28,8 +31,46 @@ export function prescribe(chart: ChartState, drug: Drug, visit: Visit, options: 
     id: chart.newId('mr'), drug, start: visit.start, end: options.end, stopReason: options.stopReason,
     indication: options.indication, prescriber: visit.clinician, visit, prior: options.prior?.id, completes: options.completes,
   };
+  const kept = reconcile(chart, course, visit);
+  if (kept !== course) return kept;
   chart.courses.push(course);
-  visit.plan.push(options.prior ? `Changed to ${drug.product}: ${drug.sig}.` : `Started ${drug.product}: ${drug.sig}.`);
+  visit.plan.push(course.prior ? `Changed to ${drug.product}: ${drug.sig}.` : `Started ${drug.product}: ${drug.sig}.`);
+  return course;
+}
+
+/**
+ * One medication list per patient: modules run one after another, not in calendar order, so a new course is checked
+ * against every course it would overlap (the same ingredient, an ACE inhibitor with an ARB, two beta blockers).
+ * - An earlier course of the same ingredient continues (the course returned), or gives way to a higher dose.
+ * - An earlier course of a clashing drug is stopped: the new drug replaces it.
+ * - A course another module wrote for a later date ends this one there (dose changed, or replaced).
+ * A second prescriber's duplicate may instead be kept beside the first at the mess rate `duplicateOrder`, both
+ * orders tagged as a planted error.
+ */
+function reconcile(chart: ChartState, course: MedCourse, visit: Visit): MedCourse {
+  const ingredients = ingredientsOf(course.drug.rxcui);
+  for (const other of [...chart.courses]) {
+    const end = course.end ?? Infinity;
+    if (Math.min(other.end ?? Infinity, end) - Math.max(other.start, course.start) <= DAY) continue;
+    const clash = therapyClash(ingredientsOf(other.drug.rxcui), ingredients);
+    if (!clash) continue;
+    if (clash === 'same-ingredient' && other.prescriber.practitionerId !== course.prescriber.practitionerId && !other.planted && chart.mess.plantDuplicateOrder()) {
+      other.planted = course.planted = 'duplicate-order';
+      continue;
+    }
+    if (other.start <= course.start) {
+      if (clash === 'same-ingredient' && !(course.drug.doseUnit === other.drug.doseUnit && course.drug.dose > other.drug.dose)) {
+        visit.plan.push(`Continued ${other.drug.product} (already on the medication list).`);
+        return other;
+      }
+      stop(other, course.start, { code: 'altchoice', text: clash === 'same-ingredient' ? 'dose changed' : `replaced by ${course.drug.product}` }, visit);
+      if (clash === 'same-ingredient') course.prior = other.id;
+    } else if (end > other.start) {
+      course.end = other.start;
+      course.stopReason = { code: 'altchoice', text: clash === 'same-ingredient' ? 'dose changed' : `replaced by ${other.drug.product}` };
+      if (clash === 'same-ingredient' && !other.prior) other.prior = course.id;
+    }
+  }
   return course;
 }
 
@@ -75,6 +116,7 @@ export function medicationRequest(chart: ChartState, c: MedCourse): MedicationRe
       expectedSupplyDuration: { value: 30, unit: 'day', system: UCUM.system, code: 'd' },
     },
   };
+  if (c.planted) mr.meta = { tag: [plantedErrorTag(c.planted)] };
   if (c.visit) mr.encounter = ref('Encounter', c.visit.id);
   if (c.indication) {
     const cond = chart.conditions.get(c.indication);

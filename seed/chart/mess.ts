@@ -65,6 +65,11 @@ export class ChartMess {
     return copies;
   }
 
+  /** A second prescriber's duplicate order is kept (and labelled) rather than reconciled. */
+  plantDuplicateOrder(): boolean {
+    return this.rates.duplicateOrder > 0 && this.rng.chance(this.rates.duplicateOrder);
+  }
+
   /** A medication order's drug: RxNorm-coded, or free text only (a search by code misses it). */
   medication(drug: Drug): CodeableConcept {
     return this.rng.chance(this.rates.freeTextMed)

@@ -1,5 +1,6 @@
 // The records a chart keeps while it is generated: visits, conditions, medication courses. Modules and builders
 // share these shapes; the FHIR resources are written from them.
+import type { PlantedError } from '../coherence.ts';
 import type { MessRates } from '../mess.ts';
 import type { Clinician, Staff } from '../staff.ts';
 
@@ -70,6 +71,8 @@ export interface MedCourse {
   prior?: string;
   /** Short courses (antibiotics) complete rather than stop. */
   completes?: boolean;
+  /** A deliberate, labelled error (meta.tag on the order): the course is a planted trap, not an accident. */
+  planted?: PlantedError;
 }
 
 export interface ChartContext {
