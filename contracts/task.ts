@@ -3,6 +3,7 @@
 import type { Resource } from '@medplum/fhirtypes';
 import type { FhirClient } from './fhir-client.ts';
 import type { AuditEntry, ResourceChange } from './gym-api.ts';
+import type { TaskSplitMark } from './splits.ts';
 
 export const checkpointCategories = ['data_retrieval', 'clinical_reasoning', 'action_execution', 'documentation', 'safety'] as const;
 export type CheckpointCategory = (typeof checkpointCategories)[number];
@@ -102,8 +103,11 @@ export interface TaskSpec {
   guidelines: { title: string; citation?: string; url?: string }[];
   /** The episode goes on after a submit: later writes and submits are accepted, the last answer counts (default false). */
   continuation?: boolean;
-  /** The benchmark split (default `test`): `dev` tasks are for developing agents, `test` tasks for reporting. */
-  split?: 'dev' | 'test';
+  /**
+   * The split (contracts/splits.ts). Absent: the variants are partitioned by patient (train and test). `held-out`:
+   * every variant is test, the task never appears in training; `train`: every variant is train (for developing agents).
+   */
+  split?: TaskSplitMark;
   /** Maintainer notes; never shown to agents. */
   notes?: string;
 }

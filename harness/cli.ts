@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { splitFilters, type SplitFilter } from '../contracts/splits.ts';
 import { toolFormats, type ToolFormat } from '../server/tools/index.ts';
 import type { Agent } from './agents/agent.ts';
 import type { ModelSettings, Price } from './types.ts';
@@ -73,6 +74,7 @@ async function withServer<T>(flags: ServerFlags, work: (gym: import('./gym-clien
 
 interface RunFlags extends ServerFlags {
   agent: string;
+  split?: SplitFilter;
   tasks?: string[];
   trials: number;
   concurrency: number;
@@ -100,6 +102,7 @@ export function registerBenchmarkCommands(program: Command): void {
     .option('--agent <agent>', 'oracle, null, openai, anthropic, or a module path (./my-agent.ts|.js) exporting an Agent', 'oracle')
     .option('--tasks <glob...>', 'task ids or globs, e.g. nephrology/* (default: all)')
     .option('--trials <k>', 'episodes per task variant', wholeNumber(1), 1)
+    .addOption(new Option('--split <split>', 'only the variants of this split (patients partitioned by id hash; held-out: the held-out tasks)').choices(splitFilters))
     .option('--concurrency <c>', 'episodes in flight', wholeNumber(1), 4)
     .option('--out <dir>', 'results directory')
     .option('--model <name>', 'model (env OPENAI_MODEL / ANTHROPIC_MODEL)')
@@ -127,7 +130,7 @@ export function registerBenchmarkCommands(program: Command): void {
       if (ids.length === 0) command.error(`error: no task matches ${opts.tasks?.join(' ') ?? '(all)'}`);
       const tasks = await Promise.all(ids.map((id) => loadTask(id)));
       const result = await withServer(opts, async (gym, server) => runBenchmark({
-        tasks, agent, gym, trials: opts.trials, concurrency: opts.concurrency,
+        tasks, agent, gym, trials: opts.trials, concurrency: opts.concurrency, ...(opts.split ? { split: opts.split } : {}),
         progress: process.stderr.isTTY ? 'bar' : 'lines',
         provenance: await runProvenance(server.url, { inProcess: server.inProcess, ...(server.population ? { population: server.population } : {}) }),
         ...(opts.price ? { price: opts.price } : {}), settings: runSettings(opts), ...(opts.out ? { outDir: opts.out } : {}),

@@ -7,6 +7,7 @@ import cliProgress from 'cli-progress';
 import { runEpisode } from './episode.ts';
 import { summarize, type Summary } from './scoring.ts';
 import { findVariants } from './variants.ts';
+import { taskInSplit, taskSplit, variantInSplit, type SplitFilter } from '../contracts/splits.ts';
 import type { Agent } from './agents/agent.ts';
 import type { GymClient } from './gym-client.ts';
 import type { RunProvenance } from './provenance.ts';
@@ -29,6 +30,8 @@ export interface RunOptions {
   price?: Price;
   /** The run's settings as given (flags), for summary.json. */
   settings?: Record<string, unknown>;
+  /** Only the variants of this split (contracts/splits.ts); tasks without one are left out, not problems. */
+  split?: SplitFilter;
 }
 
 export interface RunResult {
@@ -60,11 +63,15 @@ export function episodeFileName(e: Pick<EpisodeResult, 'task' | 'variant' | 'tri
 export async function runBenchmark(options: RunOptions): Promise<RunResult> {
   const variants: Record<string, string[]> = {};
   const problems: string[] = [];
+  const split = options.split;
   for (const task of options.tasks) {
-    variants[task.spec.id] = await findVariants(task, options.gym);
-    if (variants[task.spec.id].length === 0) problems.push(`${task.spec.id}: no variant on this dataset`);
+    if (split !== undefined && !taskInSplit(taskSplit(task.spec), split)) continue;
+    const found = await findVariants(task, options.gym);
+    if (found.length === 0) problems.push(`${task.spec.id}: no variant on this dataset`);
+    const chosen = split === undefined ? found : found.filter((v) => variantInSplit(taskSplit(task.spec), v, split));
+    if (chosen.length > 0 || split === undefined) variants[task.spec.id] = chosen;
   }
-  const jobs = options.tasks.flatMap((task) => variants[task.spec.id].flatMap((variant) =>
+  const jobs = options.tasks.flatMap((task) => (variants[task.spec.id] ?? []).flatMap((variant) =>
     Array.from({ length: options.trials }, (_, trial) => ({ task, variant, trial: trial + 1 }))));
   const bar = options.progress === 'bar' ? new cliProgress.SingleBar({ format: 'episodes [{bar}] {value}/{total} | passed {passed} | {task}', hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(jobs.length, 0, { passed: 0, task: '' });

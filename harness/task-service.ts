@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FhirClient } from '../contracts/fhir-client.ts';
+import { taskSplit } from '../contracts/splits.ts';
 import type { Task, TaskSpec } from '../contracts/task.ts';
 import type { GradeReport, GradeRequest, LocalServer, TaskCard, TaskService } from '../server/gym/task-service.ts';
 import { gradeEpisode } from './grade.ts';
@@ -78,7 +79,7 @@ export class TaskFolderService extends TaskFolderSource implements TaskService {
 function cardOf(spec: TaskSpec): TaskCard {
   return {
     id: spec.id, title: spec.title, specialty: spec.specialty, workflows: spec.workflows, level: spec.level,
-    split: spec.split ?? 'test', continuation: spec.continuation ?? false,
+    split: taskSplit(spec), continuation: spec.continuation ?? false,
     checkpoints: spec.checkpoints.map((c) => ({ id: c.id, category: c.category, description: c.description, weight: c.weight, critical: c.critical ?? false })),
     guidelines: spec.guidelines.map((g) => ({ title: g.title, ...(g.citation ? { citation: g.citation } : {}), ...(g.url ? { url: g.url } : {}) })),
   };

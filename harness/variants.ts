@@ -4,6 +4,7 @@ import type { Resource } from '@medplum/fhirtypes';
 import { referenceId, type SearchParams, type FhirClient } from '../contracts/fhir-client.ts';
 import type { GymClient } from './gym-client.ts';
 import type { BindingCriterion, Task } from '../contracts/task.ts';
+import { patientSplit, taskSplit } from '../contracts/splits.ts';
 
 export const POPULATION_VARIANT = 'population';
 const DEFAULT_MAX_VARIANTS = 5;
@@ -39,9 +40,15 @@ async function satisfies(fhir: FhirClient, criterion: BindingCriterion, patient:
   return criterion.absent ? !found : found;
 }
 
-/** The variant patient ids of a task on the server's dataset, sorted, at most `binding.maxVariants`. */
+/**
+ * The variant patient ids of a task on the server's dataset, sorted, at most `binding.maxVariants`: the first
+ * candidates (by sorted id) that satisfy the binding, except that a task whose variants are partitioned by patient
+ * (contracts/splits.ts) keeps its last slot for a patient of the split the others lack, so its variants come from
+ * both train and test whenever the population has a qualifying patient of each.
+ */
 export async function findVariants(task: Task, gym: GymClient): Promise<string[]> {
   if (task.spec.level === 'population') return [POPULATION_VARIANT];
+  const partitioned = taskSplit(task.spec) === 'by-patient';
   const session = await gym.createSession({ now: task.spec.now, ...(task.fixture ? { fixture: task.fixture } : {}) });
   try {
     const fhir = gym.fhirClient(session.fhirBaseUrl);
@@ -49,20 +56,26 @@ export async function findVariants(task: Task, gym: GymClient): Promise<string[]
     const source = binding.candidates ?? { resourceType: 'Patient' };
     const found = await fhir.search(source.resourceType, { _count: 1000, ...substitutePatient(source.params ?? {}, '') }, { maxPages: 1000 });
     const max = binding.maxVariants ?? DEFAULT_MAX_VARIANTS;
+    const qualifies = async (patient: string): Promise<boolean> => {
+      for (const criterion of binding.criteria ?? []) if (!(await satisfies(fhir, criterion, patient))) return false;
+      if (binding.select && task.grader.select) return task.grader.select({ fhir, patient, now: session.now, task: task.spec });
+      return true;
+    };
     const variants: string[] = [];
+    /** A qualifying patient passed over for the last slot, taken when no patient of the missing split qualifies. */
+    let passedOver: string | undefined;
     for (const patient of candidateIds(found, source.reference)) {
-      let ok = true;
-      for (const criterion of binding.criteria ?? []) {
-        if (!(await satisfies(fhir, criterion, patient))) {
-          ok = false;
-          break;
-        }
+      const seen = new Set(variants.map(patientSplit));
+      const lastSlotReserved = partitioned && max > 1 && variants.length === max - 1 && seen.size === 1;
+      if (lastSlotReserved && seen.has(patientSplit(patient))) {
+        if (passedOver === undefined && (await qualifies(patient))) passedOver = patient;
+        continue;
       }
-      if (ok && binding.select && task.grader.select) ok = await task.grader.select({ fhir, patient, now: session.now, task: task.spec });
-      if (ok) variants.push(patient);
+      if (await qualifies(patient)) variants.push(patient);
       if (variants.length >= max) break;
     }
-    return variants;
+    if (variants.length < max && passedOver !== undefined) variants.push(passedOver);
+    return variants.sort();
   } finally {
     await gym.deleteSession(session.id).catch(() => undefined);
   }

@@ -10,6 +10,7 @@ import type { LiveSession, SessionManager, SessionRequest } from './sessions.ts'
 import { injectClient, ToolExecutor } from '../tools/executor.ts';
 import { renderTools, toolFormats, type ToolFormat } from '../tools/index.ts';
 import { badRequest, issue, FhirError, notFound } from '../../resources/outcome.ts';
+import { splitFilters, taskInSplit, variantSplit, type SplitFilter } from '../../contracts/splits.ts';
 import { isTaskService, localServer, type TaskService } from './task-service.ts';
 import { INTERNAL_HEADER } from './task-service.ts';
 
@@ -58,7 +59,7 @@ const submitBody = {
 const catalogueQuery = {
   type: 'object',
   properties: {
-    specialty: { type: 'string' }, workflow: { type: 'string' }, level: { type: 'string', enum: ['patient', 'population'] }, split: { type: 'string' },
+    specialty: { type: 'string' }, workflow: { type: 'string' }, level: { type: 'string', enum: ['patient', 'population'] }, split: { type: 'string', enum: [...splitFilters] },
   },
   additionalProperties: false,
 } as const;
@@ -99,10 +100,10 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
 
   // The task catalogue: what each task asks for and how it is scored, never what its grader compares with.
   app.get('/tasks', { schema: { querystring: catalogueQuery } }, async (request) => {
-    const query = request.query as { specialty?: string; workflow?: string; level?: string; split?: string };
+    const query = request.query as { specialty?: string; workflow?: string; level?: string; split?: SplitFilter };
     const tasks = taskService().cards().filter((card) => (query.specialty === undefined || card.specialty === query.specialty)
       && (query.workflow === undefined || card.workflows.includes(query.workflow))
-      && (query.level === undefined || card.level === query.level) && (query.split === undefined || card.split === query.split));
+      && (query.level === undefined || card.level === query.level) && (query.split === undefined || taskInSplit(card.split, query.split)));
     // Variants take a search of the population per task, so only a task's own page lists them.
     return { tasks };
   });
@@ -112,7 +113,8 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
     const service = taskService();
     const card = service.card(`${specialty}/${slug}`);
     if (!card) throw notFound(`No task '${specialty}/${slug}' on this server (GET /gym/tasks lists them)`);
-    return { ...card, variants: (await service.variants(card.id, local)) ?? [] };
+    const variants = (await service.variants(card.id, local)) ?? [];
+    return { ...card, variants, variantSplits: Object.fromEntries(variants.map((v) => [v, variantSplit(card.split, v)])) };
   });
 
   app.post('/sessions', { schema: { querystring: formatQuery, body: sessionBody } }, async (request, reply) => {

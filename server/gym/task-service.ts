@@ -5,6 +5,7 @@
 // HTTP), so variants are found and final states read exactly as the runner finds and reads them.
 import type { FastifyInstance } from 'fastify';
 import type { AuditEntry, ResourceChange } from '../../contracts/gym-api.ts';
+import type { TaskSplit } from '../../contracts/splits.ts';
 import type { CheckpointCategory, Verdict } from '../../contracts/task.ts';
 import type { TaskSource } from './sessions.ts';
 
@@ -22,8 +23,8 @@ export interface TaskCard {
   specialty: string;
   workflows: string[];
   level: 'patient' | 'population';
-  /** The task's split (`test` unless task.json says otherwise). */
-  split: string;
+  /** The task's split (contracts/splits.ts): `by-patient` unless task.json marks it `held-out` or `train`. */
+  split: TaskSplit;
   /** Whether the episode goes on after a submit (otherwise the first submit ends it). */
   continuation: boolean;
   checkpoints: { id: string; category: CheckpointCategory; description: string; weight: number; critical: boolean }[];

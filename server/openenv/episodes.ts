@@ -5,6 +5,7 @@
 // (./routes.ts, ./websocket.ts) are two transports over this one record of episodes.
 import { createHash, randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { taskInSplit, variantInSplit, type SplitFilter } from '../../contracts/splits.ts';
 import type { Verdict } from '../../contracts/task.ts';
 import { sessionChanges } from '../gym/changes.ts';
 import type { LiveSession, SessionManager } from '../gym/sessions.ts';
@@ -57,7 +58,7 @@ interface Episode {
   task: string;
   variant?: string;
   seed: number;
-  split?: string;
+  split?: SplitFilter;
   rewardMode: RewardMode;
   stepCount: number;
   done: boolean;
@@ -87,8 +88,12 @@ export class OpenEnvEpisodes {
     const service = this.taskService();
     const seed = params.seed ?? randomInt(0, 2 ** 31);
     const task = params.task ?? (await this.sampleTask(service, seed, params.split));
-    if (!service.card(task)) throw new OpenEnvError(400, `No task '${task}' on this server (GET /gym/tasks lists them)`);
-    const variant = params.variant ?? (await this.sampleVariant(service, task, seed));
+    const card = service.card(task);
+    if (!card) throw new OpenEnvError(400, `No task '${task}' on this server (GET /gym/tasks lists them)`);
+    const variant = params.variant ?? (await this.sampleVariant(service, task, seed, params.split));
+    if (params.split !== undefined && !variantInSplit(card.split, variant ?? '', params.split)) {
+      throw new OpenEnvError(400, `Task '${task}'${variant !== undefined ? ` variant '${variant}'` : ''} is not of split '${params.split}'`);
+    }
     const created = await this.root.inject({
       method: 'POST', url: '/gym/sessions', remoteAddress: client,
       headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ task, ...(variant !== undefined ? { variant } : {}) }),
@@ -281,22 +286,29 @@ export class OpenEnvEpisodes {
     return tasks;
   }
 
-  /** The seed's task: tasks (of the split) in id order from a seeded start, the first with a variant on this server. */
-  private async sampleTask(service: TaskService, seed: number, split: string | undefined): Promise<string> {
-    const cards = service.cards().filter((c) => split === undefined || c.split === split);
+  /** The seed's task: tasks (of the split) in id order from a seeded start, the first with a variant (of the split) on this server. */
+  private async sampleTask(service: TaskService, seed: number, split: SplitFilter | undefined): Promise<string> {
+    const cards = service.cards().filter((c) => split === undefined || taskInSplit(c.split, split));
     if (cards.length === 0) throw new OpenEnvError(400, split === undefined ? 'This server has no tasks' : `No task of split '${split}' on this server`);
     const start = draw(seed, 'task', cards.length);
     for (let i = 0; i < cards.length; i++) {
       const card = cards[(start + i) % cards.length];
-      if (((await service.variants(card.id, this.local)) ?? []).length > 0) return card.id;
+      if ((await this.variantsOf(service, card.id, split)).length > 0) return card.id;
     }
-    throw new OpenEnvError(400, 'No task has a variant on this server\'s population');
+    throw new OpenEnvError(400, `No task has a variant${split === undefined ? '' : ` of split '${split}'`} on this server's population`);
   }
 
-  private async sampleVariant(service: TaskService, task: string, seed: number): Promise<string | undefined> {
-    const variants = (await service.variants(task, this.local)) ?? [];
+  private async sampleVariant(service: TaskService, task: string, seed: number, split: SplitFilter | undefined): Promise<string | undefined> {
+    const variants = await this.variantsOf(service, task, split);
     // None: POST /gym/sessions refuses the session and says why.
     return variants.length === 0 ? undefined : variants[draw(seed, `variant:${task}`, variants.length)];
+  }
+
+  /** The task's variants on this server, of the split when given (contracts/splits.ts). */
+  private async variantsOf(service: TaskService, task: string, split: SplitFilter | undefined): Promise<string[]> {
+    const variants = (await service.variants(task, this.local)) ?? [];
+    const card = service.card(task);
+    return split === undefined || !card ? variants : variants.filter((v) => variantInSplit(card.split, v, split));
   }
 }
 

@@ -4,6 +4,7 @@
 // speak OpenEnv, not FHIR (as server/gym/mcp.ts answers JSON-RPC errors to MCP clients).
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { agentTools } from '../tools/index.ts';
+import { splitFilters, type SplitFilter } from '../../contracts/splits.ts';
 
 const toolNames = agentTools.map((t) => t.definition.name);
 
@@ -15,7 +16,7 @@ export const resetSchema = {
     episode_id: { type: 'string', minLength: 1, maxLength: 255, description: 'Your id for the episode (default: the server chooses an unguessable one). Reusing a live id replaces that episode' },
     task: { type: 'string', description: 'A task id from GET /gym/tasks; sampled from the seed when absent' },
     variant: { type: 'string', description: 'A variant of the task (a patient id, or `population`); sampled from the seed when absent' },
-    split: { type: 'string', description: 'Sample only tasks of this split (a task\'s `split` in GET /gym/tasks)' },
+    split: { type: 'string', enum: [...splitFilters], description: 'Sample only variants of this split: train or test (patients partitioned by a hash of their id; held-out tasks are test), or held-out (the held-out tasks alone). A given variant must be of it' },
     reward_mode: { type: 'string', enum: ['final', 'shaped'], description: 'final (default): reward only at the end; shaped: also each checkpoint\'s weight when it first becomes satisfied' },
   },
   // A variant is of a task.
@@ -152,7 +153,7 @@ export interface ResetParams {
   episode_id?: string;
   task?: string;
   variant?: string;
-  split?: string;
+  split?: SplitFilter;
   reward_mode?: 'final' | 'shaped';
 }
 

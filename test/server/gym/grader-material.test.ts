@@ -106,7 +106,7 @@ t.test('the task catalogue: the rubric outline and guidelines, no grader materia
     t.ok(leaks(res.body, rubric).length > 0, `GET ${url} shows the rubric`);
   }
   const card = (await app.inject({ method: 'GET', url: `/gym/tasks/${HK}` })).json();
-  t.same(Object.keys(card).sort(), ['checkpoints', 'continuation', 'guidelines', 'id', 'level', 'specialty', 'split', 'title', 'variants', 'workflows']);
+  t.same(Object.keys(card).sort(), ['checkpoints', 'continuation', 'guidelines', 'id', 'level', 'specialty', 'split', 'title', 'variantSplits', 'variants', 'workflows']);
   for (const c of card.checkpoints) t.same(Object.keys(c).sort(), ['category', 'critical', 'description', 'id', 'weight'], 'no standard checks, no expected values');
 });
 

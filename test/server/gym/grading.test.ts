@@ -97,7 +97,7 @@ t.test('GET /gym/tasks: every task, filtered by specialty, workflow, level and s
   const spec = readTaskSpec(HK, FIXTURE_TASKS);
   const card = all.body.tasks.find((c: { id: string }) => c.id === HK);
   t.same(card, {
-    id: HK, title: spec.title, specialty: spec.specialty, workflows: spec.workflows, level: spec.level, split: 'test', continuation: false,
+    id: HK, title: spec.title, specialty: spec.specialty, workflows: spec.workflows, level: spec.level, split: 'by-patient', continuation: false,
     checkpoints: spec.checkpoints.map((c) => ({ id: c.id, category: c.category, description: c.description, weight: c.weight, critical: c.critical ?? false })),
     guidelines: spec.guidelines,
   }, 'the card: identity, rubric outline and guidelines only');
@@ -105,10 +105,12 @@ t.test('GET /gym/tasks: every task, filtered by specialty, workflow, level and s
   t.same(await ids('specialty=nephrology'), [HK]);
   t.same(await ids('workflow=deprescribing'), [HK]);
   t.same(await ids('level=population'), [POPULATION]);
+  // Patient-level tasks have variants in both splits (contracts/splits.ts); the population task is held out.
   t.same(await ids('split=test'), discoverTaskIds(FIXTURE_TASKS));
-  t.same(await ids('split=dev'), []);
+  t.same(await ids('split=train'), discoverTaskIds(FIXTURE_TASKS).filter((id) => id !== POPULATION));
+  t.same(await ids('split=held-out'), [POPULATION]);
   t.same(await ids('specialty=nephrology&level=population'), []);
-  for (const query of ['level=everyone', 'colour=blue']) {
+  for (const query of ['level=everyone', 'colour=blue', 'split=dev']) {
     const res = await call('GET', `/gym/tasks?${query}`);
     t.equal(res.status, 400, query);
     t.equal(res.body.resourceType, 'OperationOutcome', query);
@@ -116,7 +118,7 @@ t.test('GET /gym/tasks: every task, filtered by specialty, workflow, level and s
 
   const one = await call('GET', `/gym/tasks/${HK}`);
   t.equal(one.status, 200);
-  t.same(one.body, { ...card, variants: ['hk-okafor', 'hk-ramos'] }, 'the card and the variants on this server');
+  t.same(one.body, { ...card, variants: ['hk-okafor', 'hk-ramos'], variantSplits: { 'hk-okafor': 'train', 'hk-ramos': 'train' } }, 'the card, the variants on this server and their splits');
   t.same((await call('GET', `/gym/tasks/${POPULATION}`)).body.variants, ['population']);
   for (const url of ['/gym/tasks/nephrology/no-such-task', '/gym/tasks/nephrology', '/gym/tasks/..%2F..%2Fetc/passwd']) {
     const res = await call('GET', url);

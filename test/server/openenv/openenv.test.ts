@@ -256,9 +256,11 @@ t.test('reset: the seed draws task and variant deterministically, within a split
   const draws = new Set<string>();
   for (let seed = 0; seed < 12; seed++) draws.add((await call('POST', '/openenv/reset', { seed })).body.observation.task);
   t.ok(draws.size > 1, `seeds reach several tasks (${[...draws].join(', ')})`);
+  // Splits (contracts/splits.ts): both HK patients hash to train, so HK has no test variant; the population task is held out.
   t.equal((await call('POST', '/openenv/reset', { seed: 1, split: 'test' })).status, 200);
-  const noSplit = await call('POST', '/openenv/reset', { seed: 1, split: 'train' });
-  t.equal(noSplit.status, 400, 'no task of that split');
+  t.equal((await call('POST', '/openenv/reset', { seed: 1, split: 'held-out' })).body.observation.variant, 'population');
+  t.equal((await call('POST', '/openenv/reset', { task: HK, split: 'test' })).status, 400, 'no variant of that split');
+  t.equal((await call('POST', '/openenv/reset', { seed: 1, split: 'dev' })).status, 422, 'no such split');
 
   const one = (await call('POST', '/openenv/reset', { task: HK, variant: 'hk-ramos', episode_id: 'worker-1' })).body;
   const sessionOne = (await call('GET', '/openenv/state?episode_id=worker-1')).body.session_id;
