@@ -18,6 +18,7 @@ export const CVX: CodeTable = {
     '10': 'IPV',
     '20': 'DTaP',
     '165': 'HPV9',
+    '62': 'HPV, quadrivalent',
     '208': 'COVID-19, mRNA, LNP-S, PF, 30 mcg/0.3 mL dose',
   },
 };
