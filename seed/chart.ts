@@ -10,7 +10,7 @@ import { addressed, diagnose, resolve } from './chart/conditions.ts';
 import { encounterOf, scheduleVisit, type VisitOptions } from './chart/encounters.ts';
 import { change, medicationRequest, prescribe, stop, type PrescribeOptions } from './chart/medications.ts';
 import { document, visitNote } from './chart/notes.ts';
-import { lab, panel, singleTest, vitals } from './chart/observations.ts';
+import { deferredTest, lab, panel, singleTest, vitals } from './chart/observations.ts';
 import { appointment, carePlan, futureOrder, imaging, pathology, procedure, referral, type ReportCode } from './chart/orders.ts';
 import { ChartState } from './chart/state.ts';
 import type { ConditionRecord, ConditionSpec, Drug, MedCourse, Visit } from './chart/types.ts';
@@ -48,13 +48,24 @@ export class Chart extends ChartState {
     return lab(this, visit, key, options);
   }
 
-  /** A lab panel: ServiceRequest (order) -> Observations -> DiagnosticReport that references them. */
-  panel(visit: Visit, key: PanelKey, options: { reliable?: boolean } = {}): Observation[] {
-    return panel(this, visit, key, options);
+  /**
+   * A lab panel: ServiceRequest (order) -> Observations -> DiagnosticReport that references them. Drawn once every
+   * module has run, so it reads the whole chart's physiology and medication list.
+   */
+  panel(visit: Visit, key: PanelKey, options: { reliable?: boolean } = {}): void {
+    panel(this, visit, key, options);
   }
 
-  /** A single-test order with its report (A1c, TSH, INR ...). */
-  test(visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean } = {}): Observation | undefined {
+  /** A single-test order with its report (A1c, TSH, INR ...), drawn once every module has run (like panel). */
+  test(visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean } = {}): void {
+    deferredTest(this, visit, key, options);
+  }
+
+  /**
+   * A single test drawn now, for a module that decides on its value (INR dosing, TSH titration, A1c stepping):
+   * it sees the drugs modules that ran so far have started.
+   */
+  testResult(visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean } = {}): Observation | undefined {
     return singleTest(this, visit, key, options);
   }
 
@@ -122,6 +133,7 @@ export class Chart extends ChartState {
 
   /** Emit the encounters, medication orders and notes accumulated in the state. */
   finish(): Resource[] {
+    this.settle();
     for (const c of this.courses) this.resources.push(medicationRequest(this, c));
     for (const v of this.visits) {
       this.resources.push(encounterOf(this, v));

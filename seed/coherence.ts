@@ -9,6 +9,7 @@
 import type { AllergyIntolerance, Coding, Immunization, MedicationDispense, MedicationRequest, Observation, Procedure, Resource } from '@medplum/fhirtypes';
 import { CVX, FLOWSHEET, LOINC, RXNORM, SNOMED, ingredientsOf } from './codes/index.ts';
 import { LABS, type LabDef } from './codes/labs.ts';
+import { rxcuiOfIngredient } from './codes/rxnorm.ts';
 import { convertValue } from '../resources/units/analytes.ts';
 import { ANTIRETROVIRALS, LITHIUM, P2Y12_INHIBITORS, therapyClash } from './drug-classes.ts';
 import { DAY, YEAR } from './time.ts';
@@ -121,7 +122,9 @@ export class PatientRecord {
 
   private addOrder(m: MedicationRequest): void {
     if (m.status === 'entered-in-error' || m.status === 'cancelled' || m.status === 'draft' || m.doNotPerform) return;
-    const rxcui = m.medicationCodeableConcept?.coding?.find((c) => c.system === RXNORM.system)?.code;
+    // A free-text order (the mess layer's freeTextMed) is read by its drug name, as a clinician reading it would.
+    const rxcui = m.medicationCodeableConcept?.coding?.find((c) => c.system === RXNORM.system)?.code
+      ?? rxcuiOfIngredient(m.medicationCodeableConcept?.text?.split(' ')[0] ?? '');
     const start = time(m.dosageInstruction?.[0]?.timing?.repeat?.boundsPeriod?.start ?? m.authoredOn);
     if (!rxcui || start === undefined) return;
     const open = m.status === 'active' || m.status === 'on-hold';
@@ -195,11 +198,11 @@ const PHQ9_TOTAL = '44261-6';
 /**
  * US licensure or emergency-use authorisation date of each CVX code the generator writes (FDA): COVID-19 mRNA
  * (Pfizer-BioNTech EUA 2020-12-11), recombinant zoster (2017-10-20), PCV13 for adults (2011-12-30), HPV9
- * (2014-12-10), Tdap (Boostrix 2005-05-03), varicella (1995-03-17), DTaP (1991-07-31), hepatitis B recombinant
+ * (2014-12-10), HPV4 (2006-06-08), Tdap (Boostrix 2005-05-03), varicella (1995-03-17), DTaP (1991-07-31), hepatitis B recombinant
  * (1986-07-23), PPSV23 (1983-07-01), MMR (1971-01-01), IPV (1955-04-12), Td (1953-01-01), injectable influenza (1945).
  */
 export const VACCINE_AUTHORISED: Record<string, string> = {
-  '208': '2020-12-11', '187': '2017-10-20', '133': '2011-12-30', '165': '2014-12-10', '115': '2005-05-03',
+  '208': '2020-12-11', '187': '2017-10-20', '133': '2011-12-30', '165': '2014-12-10', '62': '2006-06-08', '115': '2005-05-03',
   '21': '1995-03-17', '20': '1991-07-31', '08': '1986-07-23', '43': '1986-07-23', '33': '1983-07-01', '03': '1971-01-01',
   '10': '1955-04-12', '113': '1953-01-01', '140': '1945-01-01',
 };

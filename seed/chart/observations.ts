@@ -9,8 +9,21 @@ import { convertValue } from '../../resources/units/analytes.ts';
 import type { ChartState } from './state.ts';
 import type { Visit } from './types.ts';
 
+export interface LabOptions {
+  /** The value to report instead of the physiology's. */
+  value?: number;
+  /** Never degraded by the mess. */
+  reliable?: boolean;
+  at?: number;
+  /** The place in the visit's results (note text) reserved when the result was ordered (deferred results). */
+  slot?: number;
+}
+
+/** Reserve a line in the visit's results now, so a deferred result keeps its place in the note. */
+const reserveSlot = (visit: Visit): number => visit.results.push('') - 1;
+
 /** One lab result. `reliable` results are never degraded by the mess (diagnostic evidence the tests rely on). */
-export function lab(chart: ChartState, visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean; at?: number } = {}): Observation | undefined {
+export function lab(chart: ChartState, visit: Visit, key: LabKey, options: LabOptions = {}): Observation | undefined {
   const def: LabDef = LABS[key];
   const t = options.at ?? visit.start + 20 * MINUTE;
   let value = round(options.value ?? chart.measure(key, t), def.decimals);
@@ -21,10 +34,10 @@ export function lab(chart: ChartState, visit: Visit, key: LabKey, options: { val
   const flag = interpret(def, value, chart.female);
   const display = `${FLOWSHEET.concepts[def.local]} ${value} ${UCUM.concepts[def.unit]}${flag !== 'N' ? ` (${flag})` : ''}`;
   if (mess.onlyInNote(reliable)) {
-    visit.results.push(`${display} (outside lab, not in flowsheet)`);
+    writeResult(visit, `${display} (outside lab, not in flowsheet)`, options.slot);
     return undefined;
   }
-  visit.results.push(display);
+  writeResult(visit, display, options.slot);
   const coding = mess.labCoding(def, reliable);
   const useAlt = mess.alternativeUnit(def);
   const unit = useAlt ? def.alt!.unit : def.unit;
@@ -62,8 +75,25 @@ export function lab(chart: ChartState, visit: Visit, key: LabKey, options: { val
   return obs;
 }
 
+function writeResult(visit: Visit, text: string, slot: number | undefined): void {
+  if (slot === undefined) visit.results.push(text);
+  else visit.results[slot] = text;
+}
+
+/** A lab panel, drawn from the finished chart (deferred: see ChartState.defer). */
+export function panel(chart: ChartState, visit: Visit, key: PanelKey, options: { reliable?: boolean } = {}): void {
+  const slots = PANELS[key].labs.map(() => reserveSlot(visit));
+  chart.defer(() => panelNow(chart, visit, key, { ...options, slots }));
+}
+
+/** A single-test order with its report, drawn from the finished chart (deferred: see ChartState.defer). */
+export function deferredTest(chart: ChartState, visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean } = {}): void {
+  const slot = reserveSlot(visit);
+  chart.defer(() => singleTest(chart, visit, key, { ...options, slot }));
+}
+
 /** A lab panel: ServiceRequest (order) -> Observations -> DiagnosticReport that references them. */
-export function panel(chart: ChartState, visit: Visit, key: PanelKey, options: { reliable?: boolean } = {}): Observation[] {
+function panelNow(chart: ChartState, visit: Visit, key: PanelKey, options: { reliable?: boolean; slots: number[] }): Observation[] {
   const def = PANELS[key];
   const t = visit.start + 20 * MINUTE;
   const orderId = chart.newId('sr');
@@ -75,7 +105,7 @@ export function panel(chart: ChartState, visit: Visit, key: PanelKey, options: {
     authoredOn: chart.instant(visit.start), occurrenceDateTime: chart.instant(t),
     requester: ref('Practitioner', visit.clinician.practitionerId),
   } satisfies ServiceRequest);
-  const results = def.labs.map((labKey) => lab(chart, visit, labKey, { reliable: options.reliable, at: t })).filter((o): o is Observation => !!o);
+  const results = def.labs.map((labKey, i) => lab(chart, visit, labKey, { reliable: options.reliable, at: t, slot: options.slots[i] })).filter((o): o is Observation => !!o);
   if (results.length === 0) return results;
   chart.resources.push({
     resourceType: 'DiagnosticReport', id: chart.newId('dr'), status: 'final',
@@ -90,8 +120,8 @@ export function panel(chart: ChartState, visit: Visit, key: PanelKey, options: {
   return results;
 }
 
-/** A single-test order with its report (A1c, TSH, INR ...). */
-export function singleTest(chart: ChartState, visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean } = {}): Observation | undefined {
+/** A single-test order with its report (A1c, TSH, INR ...), drawn now: for a module that decides on its value. */
+export function singleTest(chart: ChartState, visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean; slot?: number } = {}): Observation | undefined {
   const def = LABS[key];
   const t = visit.start + 20 * MINUTE;
   const orderId = chart.newId('sr');

@@ -34,6 +34,8 @@ export class ChartState {
   /** Flags modules leave for each other (e.g. 'hf-reduced-ef'). */
   readonly flags = new Set<string>();
   private readonly physiology: Physiology;
+  /** Work left for when every module has run (results drawn from the complete physiology and medication list). */
+  private readonly pending: (() => void)[] = [];
   private counter = 0;
   private readonly pcp: Clinician;
 
@@ -124,5 +126,22 @@ export class ChartState {
   /** A measured value: expected plus measurement noise. */
   measure(key: string, t: number): number {
     return this.physiology.measure(key, t);
+  }
+
+  // ---- deferred results --------------------------------------------------------------------------------------
+
+  /**
+   * Run `fn` once every module has run. Modules run one after another, not in calendar order: a result drawn while
+   * an early module runs would miss the drugs a later module starts before that date, and contradict a result the
+   * later module draws the same day. Deferred results all read the finished chart.
+   */
+  defer(fn: () => void): void {
+    this.pending.push(fn);
+  }
+
+  /** Run the deferred work, in the order it was deferred. */
+  settle(): void {
+    for (let i = 0; i < this.pending.length; i++) this.pending[i]();
+    this.pending.length = 0;
   }
 }

@@ -36,7 +36,7 @@ export const atrialFibrillation: ClinicalModule = {
       chart.test(first, 'INR', { reliable: true });
       for (const t of followUps(chart, onset, 1.2)) {
         const v = chart.visit(t, { specialty: 'cardiology', reason: 'Anticoagulation clinic: INR check' });
-        const inr = chart.test(v, 'INR');
+        const inr = chart.testResult(v, 'INR');
         const value = inr?.valueQuantity?.value;
         if (value !== undefined) v.plan.push(value < 2 ? 'INR subtherapeutic; weekly dose increased 10%.' : value > 3 ? 'INR supratherapeutic; hold one dose, weekly dose reduced 10%.' : 'INR therapeutic; continue current dose.');
       }

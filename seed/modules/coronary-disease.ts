@@ -3,7 +3,7 @@
 import type { ClinicalModule } from './module.ts';
 import { byAge, chronicOnset, followUps } from './module.ts';
 import { DRUGS } from '../drugs.ts';
-import { DAY } from '../time.ts';
+import { DAY, YEAR } from '../time.ts';
 
 export const CAD = { icd: 'I25.10', snomed: '53741008', text: 'Coronary artery disease' };
 export const coronaryDisease: ClinicalModule = {
@@ -21,13 +21,17 @@ export const coronaryDisease: ClinicalModule = {
     chart.vitals(visit);
     chart.diagnose('cad', CAD, visit);
     chart.procedure(visit, '40701008', 'left ventricular ejection fraction 55%, inferior hypokinesis');
-    if (chart.rng.chance(0.35)) chart.procedure(visit, '415070008', 'drug-eluting stent to the right coronary artery');
+    const stented = chart.rng.chance(0.35);
+    if (stented) chart.procedure(visit, '415070008', 'drug-eluting stent to the right coronary artery');
     for (const d of [DRUGS.aspirin81, DRUGS.atorvastatin40, DRUGS.metoprolol25]) {
       const statin = d === DRUGS.atorvastatin40;
       if (statin && (chart.onMed('83367', onset) || chart.onMed('301542', onset))) continue;
       if (d === DRUGS.metoprolol25 && chart.onMed('6918', onset)) continue;
       chart.prescribe(d, visit, { indication: 'cad' });
     }
+    // Dual antiplatelet therapy after a drug-eluting stent: a P2Y12 inhibitor with aspirin for 12 months
+    // (ACC/AHA 2016 DAPT focused update, stable ischemic heart disease: at least 6, commonly 12 months).
+    if (stented) chart.prescribe(DRUGS.clopidogrel75, visit, { indication: 'cad', end: visit.start + YEAR, completes: true });
     chart.carePlan('cad', visit, ['Aspirin, high-intensity statin and beta blocker.', 'Cardiac rehabilitation referral.', 'LDL goal below 70 mg/dL.']);
     for (const t of followUps(chart, onset, 12)) {
       const fu = chart.visit(t, { specialty: 'cardiology', reason: 'Coronary disease follow-up' });

@@ -55,7 +55,7 @@ export const diabetes: ClinicalModule = {
     for (const t of followUps(chart, onset, 4)) {
       const fu = chart.visit(t, { specialty: chart.rng.chance(0.5) ? 'endocrinology' : undefined, reason: 'Diabetes follow-up' });
       chart.vitals(fu);
-      const a1c = chart.test(fu, 'A1C', { reliable: stepped === 0 });
+      const a1c = chart.testResult(fu, 'A1C', { reliable: stepped === 0 });
       if (chart.rng.chance(0.4)) chart.panel(fu, 'BMP');
       if (chart.rng.chance(0.25)) chart.test(fu, 'UACR');
       const egfr = chart.expected('EGFR', t);

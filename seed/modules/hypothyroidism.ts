@@ -37,7 +37,7 @@ export const hypothyroidism: ClinicalModule = {
     let t = onset + 50 * DAY;
     while (t < chart.ref - 7 * DAY && course) {
       const fu = chart.visit(t, { specialty: 'endocrinology', reason: 'Thyroid follow-up: TSH recheck' });
-      const tsh = chart.test(fu, 'TSH', { reliable: true })!;
+      const tsh = chart.testResult(fu, 'TSH', { reliable: true })!;
       const value = tsh.valueQuantity!.value!;
       if (value > 4.0 && dose < 200) {
         dose += 25;

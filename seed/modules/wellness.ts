@@ -5,6 +5,7 @@ import type { ClinicalModule } from './module.ts';
 import { historyStart } from './module.ts';
 import { CVX, HL7, LOINC, SNOMED, codingOf } from '../codes/index.ts';
 import type { Chart, Visit } from '../chart.ts';
+import { VACCINE_AUTHORISED } from '../coherence.ts';
 import { DAY, MINUTE, YEAR } from '../time.ts';
 
 function smokingStatus(chart: Chart, visit: Visit): void {
@@ -20,8 +21,22 @@ function smokingStatus(chart: Chart, visit: Visit): void {
   if (chart.smoking === 'current') visit.plan.push('Tobacco cessation counselling (more than 3 minutes); offered nicotine replacement.');
 }
 
-function immunize(chart: Chart, visit: Visit, cvx: string): void {
+/** The vaccine given before one was licensed: Td before Tdap, quadrivalent HPV before HPV9 (none before that). */
+const PREDECESSOR: Record<string, string> = { '115': '113', '165': '62' };
+
+/** The scheduled vaccine, or its predecessor when it was not yet authorised at t; undefined when none was. */
+function availableVaccine(cvx: string, t: number): string | undefined {
+  for (let code: string | undefined = cvx; code; code = PREDECESSOR[code]) {
+    const from = VACCINE_AUTHORISED[code];
+    if (!from || t >= Date.parse(from)) return code;
+  }
+  return undefined;
+}
+
+function immunize(chart: Chart, visit: Visit, scheduled: string): void {
   const t = visit.start + 15 * MINUTE;
+  const cvx = availableVaccine(scheduled, t);
+  if (!cvx) return;
   chart.resources.push({
     resourceType: 'Immunization', id: chart.newId('imm'), status: 'completed',
     vaccineCode: { coding: [codingOf(CVX, cvx)], text: CVX.concepts[cvx] },
@@ -55,6 +70,7 @@ export const wellness: ClinicalModule = {
     const start = historyStart(chart);
     let t = start + chart.rng.between(0, 300) * DAY;
     let index = 0;
+    let covidOffered = false;
     while (t < chart.ref - 7 * DAY) {
       const age = chart.ageAt(t);
       const visit = chart.visit(t, { specialty: age < 18 ? 'pediatrics' : undefined, reason: age < 18 ? 'Well-child visit' : 'Annual physical examination', type: '162673000' });
@@ -70,7 +86,11 @@ export const wellness: ClinicalModule = {
           chart.imaging(visit, '71651007', { table: 'SNOMED', code: '71651007' }, 'No suspicious mass, calcification or architectural distortion. BI-RADS 1: negative.', 'screening mammogram');
         }
         immunize(chart, visit, '140');
-        if (index === 0 && chart.rng.chance(0.6)) immunize(chart, visit, '208');
+        // COVID-19 mRNA: offered at the first physical after its authorisation (accepted by ~60%).
+        if (!covidOffered && t >= Date.parse(VACCINE_AUTHORISED['208'])) {
+          covidOffered = true;
+          if (chart.rng.chance(0.6)) immunize(chart, visit, '208');
+        }
         if (age >= 65 && index === 0) immunize(chart, visit, '133');
         if (age >= 50 && index === 1 && chart.rng.chance(0.5)) immunize(chart, visit, '187');
         if (index === 2 && chart.rng.chance(0.3)) immunize(chart, visit, '113');
