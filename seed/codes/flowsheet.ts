@@ -37,6 +37,9 @@ export const FLOWSHEET: CodeTable = {
     'MCV': 'MCV',
     'FERR': 'Ferritin',
     'INR': 'INR',
+    'LITH': 'Lithium level',
+    'HIVVL': 'HIV-1 viral load',
+    'CD4': 'CD4 count',
     'BP': 'Blood pressure',
   },
 };

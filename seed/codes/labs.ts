@@ -53,6 +53,11 @@ export const LABS = {
   MCV: lab({ key: 'MCV', loinc: '787-2', local: 'MCV', unit: 'fL', low: 80, high: 100, decimals: 0, normal: [90, 4] }),
   FERR: lab({ key: 'FERR', loinc: '2276-4', local: 'FERR', unit: 'ng/mL', low: 24, high: 336, decimals: 0, normal: [120, 50], female: { low: 11, high: 307, normal: [80, 35] } }),
   INR: lab({ key: 'INR', loinc: '6301-6', local: 'INR', unit: '{INR}', low: 0.8, high: 1.1, critHigh: 5, decimals: 1, normal: [1.0, 0.05] }),
+  // Therapeutic range 0.6-1.2 mmol/L; `normal` is the steady-state level of a patient on lithium (none without it).
+  LITH: lab({ key: 'LITH', loinc: '14334-7', local: 'LITH', unit: 'mmol/L', low: 0.6, high: 1.2, critHigh: 2.0, decimals: 1, normal: [0.8, 0.15] }),
+  // Not detected (0) without HIV or when suppressed; above 20 copies/mL is detectable viraemia.
+  HIVVL: lab({ key: 'HIVVL', loinc: '20447-9', local: 'HIVVL', unit: '{copies}/mL', high: 20, decimals: 0, normal: [0, 0] }),
+  CD4: lab({ key: 'CD4', loinc: '24467-3', local: 'CD4', unit: '/uL', low: 500, high: 1500, decimals: 0, normal: [850, 200] }),
 } satisfies Record<string, LabDef>;
 
 export type LabKey = keyof typeof LABS;

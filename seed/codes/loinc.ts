@@ -24,6 +24,9 @@ export const LOINC: CodeTable = {
     '3084-1': 'Urate [Mass/volume] in Serum or Plasma',
     '14959-1': 'Microalbumin/Creatinine [Mass Ratio] in Urine',
     '33762-6': 'Natriuretic peptide.B prohormone N-Terminal [Mass/volume] in Serum or Plasma',
+    '14334-7': 'Lithium [Moles/volume] in Serum or Plasma',
+    '20447-9': 'HIV 1 RNA [#/volume] (viral load) in Serum or Plasma by NAA with probe detection',
+    '24467-3': 'CD3+CD4+ (T4 helper) cells [#/volume] in Blood',
     // lipids
     '2093-3': 'Cholesterol [Mass/volume] in Serum or Plasma',
     '2571-8': 'Triglyceride [Mass/volume] in Serum or Plasma',

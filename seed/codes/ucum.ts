@@ -18,6 +18,8 @@ export const UCUM: CodeTable = {
     'ng/dL': 'ng/dL',
     'm[IU]/L': 'mIU/L',
     '10*3/uL': '10*3/uL',
+    '/uL': 'per microliter',
+    '{copies}/mL': 'copies per milliliter',
     'fL': 'fL',
     '{INR}': 'INR',
     '{score}': 'score',
