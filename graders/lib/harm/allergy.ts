@@ -24,6 +24,18 @@ const R1_SIDE_CHAIN_GROUPS: string[][] = [
 const HIGH_RISK = /anaphyla|angioedema|bronchospasm|hypotension|shock|laryngeal|airway|wheez/;
 const SEVERE_DELAYED = /stevens|johnson|toxic epidermal|\bten\b|\bdress\b|eosinophilia and systemic|serum sickness|hemolytic|nephritis|hepatitis|\bagep\b|exanthematous pustulosis|exfoliative/;
 
+/**
+ * The reaction text without its negated findings: allergy histories record what did not happen too ("hives, no airway
+ * involvement", "rash without mucosal involvement", "denies hypotension"), and a negated finding is no evidence of a
+ * high-risk or severe reaction. Clauses are split at punctuation and at "but"/"and"; a clause holding a negator is set
+ * aside.
+ */
+function affirmed(text: string): string {
+  return text.split(/[,;.()]|\b(?:but|and|with)\b/).filter((clause) => !NEGATED.test(clause)).join(' ; ');
+}
+
+const NEGATED = /\b(?:no|not|without|denie[sd]|deny|negative for|never|ruled out|absent)\b/;
+
 function words(concept: CodeableConcept | undefined): string {
   const out = [concept?.text];
   for (const c of codingsOf(concept)) out.push(c.display ?? (c.system && c.code ? lookupDisplay(c.system, c.code) : undefined));
@@ -56,8 +68,8 @@ function allergenOf(a: AllergyIntolerance): Allergen {
     ref: `AllergyIntolerance/${a.id}`, what: text.split(' ; ')[0] || '(no substance)', ingredients, namedClasses,
     penicillin: [...namedClasses, ...ingredientClasses].includes('penicillin'),
     cephalosporin: [...namedClasses, ...ingredientClasses].some((c) => CEPHALOSPORINS.includes(c)),
-    highRisk: a.criticality === 'high' || (a.reaction ?? []).some((r) => r.severity === 'severe') || HIGH_RISK.test(reactions),
-    severeDelayed: SEVERE_DELAYED.test(reactions),
+    highRisk: a.criticality === 'high' || (a.reaction ?? []).some((r) => r.severity === 'severe') || HIGH_RISK.test(affirmed(reactions)),
+    severeDelayed: SEVERE_DELAYED.test(affirmed(reactions)),
   };
 }
 

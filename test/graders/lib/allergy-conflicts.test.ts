@@ -29,3 +29,12 @@ t.test('amoxicillin allergy: penicillins conflict; cephalexin only after a high-
 t.test('an intolerance is not an allergy', async (t) => {
   t.same(allergyConflicts([allergy('i', '723', 'Amoxicillin', 'Nausea', 'low', 'intolerance')], ['amoxicillin']), []);
 });
+
+t.test('a negated finding in the reaction history is no high-risk reaction', async (t) => {
+  const hivesNoAirway = [allergy('a', '723', 'Amoxicillin', 'Hives, no airway involvement, no hypotension', 'low')];
+  t.same(allergyConflicts(hivesNoAirway, ['cephalexin']), [], 'hives with airway and blood pressure spared allow cephalexin');
+  const rashWithout = [allergy('a', '723', 'Amoxicillin', 'Maculopapular rash without mucosal involvement or hepatitis', 'low')];
+  t.same(allergyConflicts(rashWithout, ['cephalexin']), [], 'a benign rash with severe features denied');
+  const hivesThenAirway = [allergy('a', '723', 'Amoxicillin', 'No fever, but throat swelling and wheezing', 'low')];
+  t.match(allergyConflicts(hivesThenAirway, ['cephalexin'])[0], /R1 side chain/, 'an affirmed airway finding after a negated one still counts');
+});
