@@ -329,6 +329,8 @@ function postChain(post: Cue[], first: Cue, text: string): Cue[] {
   for (const c of post.filter((x) => x.type === 'predicate' && x.start > first.start)) {
     const between = wordsOf(text.slice(chain.at(-1)!.end, c.start));
     if (!between.every((w) => LINKING_WORDS.has(w) || w === "n't")) break;
+    // "Naproxen: STOPPED (discontinued in hospital)": a parenthesis restates the verb before it, it does not govern it.
+    if (/[([]/.test(text.slice(chain.at(-1)!.end, c.start))) break;
     chain.push(c);
   }
   return chain;

@@ -28,6 +28,9 @@ const table: [string, string[], Direction, object, string][] = [
   ['I would not recommend stopping lisinopril.', ['lisinopril'], 'recommend', {}, 'holds "stopping lisinopril"'],
   ['Stopping lisinopril is not recommended.', ['lisinopril'], 'recommend', {}, 'holds "stopping" and "not recommended"'],
   ['Starting testosterone is contraindicated.', ['testosterone'], 'against', {}, 'holds "starting testosterone"'],
+  // A parenthesis restates the verb before it: no chain across it.
+  ['Naproxen 500 mg tablet: STOPPED (discontinued in hospital - gastric ulcer; do not restart).', ['naproxen'], 'against', {}, '"stopped" x "discontinued" read as a double negative'],
+  ['Ibuprofen: stop (not recommended with CKD).', NSAID, 'against', {}, '"stop" x "not recommended" read as a recommendation'],
   ['ibuprofen is best avoided', NSAID, 'against', {}, 'holds "best"'],
   ['NSAID use is not recommended', NSAID, 'against', {}, 'holds "use"'],
   ['ibuprofen is not safe and should be avoided', NSAID, 'against', {}, 'two negatives must not cancel across "and"'],

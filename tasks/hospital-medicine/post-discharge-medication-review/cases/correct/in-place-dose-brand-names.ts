@@ -24,7 +24,7 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
     const mine = orders.filter((o) => drug(o.medicationCodeableConcept) === name);
     if (!home) {
       for (const o of mine) await http.request('PATCH', `MedicationRequest/${o.id}`, [{ op: 'replace', path: '/status', value: 'stopped' }]);
-      if (mine.length) lines.push(`I discontinued ${name} - it was stopped during the admission.`);
+      if (mine.length) lines.push(`${name}: STOPPED (discontinued in hospital; do not restart).`);
       continue;
     }
     const sig = s.dosage![0];
