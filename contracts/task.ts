@@ -95,6 +95,8 @@ export interface TaskSpec {
   level: 'patient' | 'population';
   /** Clinician-style request; `{patient}` is replaced by the variant's patient id. */
   instruction: string;
+  /** Other wordings of the instruction (same request, same facts), for the paraphrase perturbation (server/gym/perturbations.ts). */
+  paraphrases?: string[];
   now: string;
   requester: { reference: string; display?: string };
   binding: TaskBinding;

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { splitFilters, type SplitFilter } from '../contracts/splits.ts';
+import { perturbationKinds, type PerturbationKind } from '../contracts/perturbations.ts';
 import { toolFormats, type ToolFormat } from '../server/tools/index.ts';
 import type { Agent } from './agents/agent.ts';
 import type { ModelSettings, Price } from './types.ts';
@@ -27,6 +28,14 @@ function temperature(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 2) throw new InvalidArgumentError('expected a number from 0 to 2');
   return n;
+}
+
+/** `--perturb KIND[,KIND]`: perturbation kinds, each once. */
+export function perturbKinds(value: string): PerturbationKind[] {
+  const kinds = value.split(',').map((k) => k.trim());
+  const unknown = kinds.filter((k) => !(perturbationKinds as readonly string[]).includes(k));
+  if (kinds.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`expected kinds from ${perturbationKinds.join(', ')}, comma-separated`);
+  return [...new Set(kinds)] as PerturbationKind[];
 }
 
 /** `--price IN,OUT`: USD per million input and per million output tokens. */
@@ -74,6 +83,8 @@ async function withServer<T>(flags: ServerFlags, work: (gym: import('./gym-clien
 
 interface RunFlags extends ServerFlags {
   agent: string;
+  perturb?: PerturbationKind[];
+  perturbSeed: number;
   split?: SplitFilter;
   tasks?: string[];
   trials: number;
@@ -103,6 +114,8 @@ export function registerBenchmarkCommands(program: Command): void {
     .option('--tasks <glob...>', 'task ids or globs, e.g. nephrology/* (default: all)')
     .option('--trials <k>', 'episodes per task variant', wholeNumber(1), 1)
     .addOption(new Option('--split <split>', 'only the variants of this split (patients partitioned by id hash; held-out: the held-out tasks)').choices(splitFilters))
+    .option('--perturb <kinds>', `run clean, then perturbed by each kind (${perturbationKinds.join(', ')}), on the same variants; report the score drop`, perturbKinds)
+    .option('--perturb-seed <s>', 'seed of the perturbations', wholeNumber(0), 1)
     .option('--concurrency <c>', 'episodes in flight', wholeNumber(1), 4)
     .option('--out <dir>', 'results directory')
     .option('--model <name>', 'model (env OPENAI_MODEL / ANTHROPIC_MODEL)')
@@ -129,12 +142,21 @@ export function registerBenchmarkCommands(program: Command): void {
       const ids = selectTaskIds(opts.tasks);
       if (ids.length === 0) command.error(`error: no task matches ${opts.tasks?.join(' ') ?? '(all)'}`);
       const tasks = await Promise.all(ids.map((id) => loadTask(id)));
-      const result = await withServer(opts, async (gym, server) => runBenchmark({
-        tasks, agent, gym, trials: opts.trials, concurrency: opts.concurrency, ...(opts.split ? { split: opts.split } : {}),
-        progress: process.stderr.isTTY ? 'bar' : 'lines',
-        provenance: await runProvenance(server.url, { inProcess: server.inProcess, ...(server.population ? { population: server.population } : {}) }),
-        ...(opts.price ? { price: opts.price } : {}), settings: runSettings(opts), ...(opts.out ? { outDir: opts.out } : {}),
-      }));
+      const { runPerturbationComparison, formatComparison } = await import('./perturb.ts');
+      const result = await withServer(opts, async (gym, server) => {
+        const options = {
+          tasks, agent, gym, trials: opts.trials, concurrency: opts.concurrency, ...(opts.split ? { split: opts.split } : {}),
+          progress: process.stderr.isTTY ? 'bar' as const : 'lines' as const,
+          provenance: await runProvenance(server.url, { inProcess: server.inProcess, ...(server.population ? { population: server.population } : {}) }),
+          ...(opts.price ? { price: opts.price } : {}), settings: runSettings(opts), ...(opts.out ? { outDir: opts.out } : {}),
+        };
+        if (!opts.perturb) return runBenchmark(options);
+        const comparison = await runPerturbationComparison(options, opts.perturb, opts.perturbSeed);
+        console.log(`score drop under perturbation (seed ${opts.perturbSeed}), same variants:\n${formatComparison(comparison)}\n`);
+        const all = [comparison.clean, ...comparison.perturbed.map((p) => p.result)];
+        // The clean run's summary is printed below; infrastructure errors of any run count for the exit code.
+        return { ...comparison.clean, summary: { ...comparison.clean.summary, infraErrors: all.reduce((n, r) => n + r.summary.infraErrors, 0) } };
+      });
       for (const p of result.problems) console.error(`warning: ${p}`);
       console.log(`agent ${agent.name}, ${opts.trials} trial(s)`);
       console.log(formatSummary(result.summary));

@@ -11,6 +11,8 @@ import type { Agent, AgentOutcome } from './agents/agent.ts';
 import type { WritePolicy } from '../contracts/fhir-client.ts';
 import type { EpisodeResult, Price, Provenance, TokenUsage } from './types.ts';
 import type { Task } from '../contracts/task.ts';
+import type { PerturbationRequest } from '../contracts/perturbations.ts';
+import { retryInjectedFaults } from './perturb.ts';
 
 export interface EpisodeOptions {
   task: Task;
@@ -25,6 +27,8 @@ export interface EpisodeOptions {
   provenance?: RunProvenance;
   /** USD per million input/output tokens, for the episode's cost. */
   price?: Price;
+  /** Robustness perturbations of the episode's session (server/gym/perturbations.ts). */
+  perturbations?: PerturbationRequest;
 }
 
 export interface Episode {
@@ -73,12 +77,16 @@ export async function runEpisode(options: EpisodeOptions): Promise<Episode> {
   try {
     // task/variant let the server bind the session (its instruction, log and summary name them); now and fixture are
     // sent too, so a server without this tasks folder (or a task copy being checked) runs the episode the same way.
-    session = await gym.createSession({ task: task.spec.id, variant, now: task.spec.now, ...(task.fixture ? { fixture: task.fixture } : {}) });
+    session = await gym.createSession({
+      task: task.spec.id, variant, now: task.spec.now, ...(task.fixture ? { fixture: task.fixture } : {}),
+      ...(options.perturbations ? { perturbations: options.perturbations } : {}),
+    });
   } catch (err) {
     return infraEpisode(`gym session not created: ${(err as Error).message}`, '', { transcript: [] });
   }
   try {
-    const instruction = instructionFor(task, patient);
+    // A paraphrase perturbation words the request differently: the session's instruction is then the one to give.
+    const instruction = session.perturbations?.paraphrase?.index != null && session.instruction ? session.instruction : instructionFor(task, patient);
     let outcome: AgentOutcome;
     try {
       outcome = await options.agent.run({ task, session, gym, patient, instruction, ...(options.writePolicy ? { writePolicy: options.writePolicy } : {}) });
@@ -105,7 +113,9 @@ export async function runEpisode(options: EpisodeOptions): Promise<Episode> {
       ...(outcome.error ? { error: outcome.error } : {}),
     };
     // An infrastructure-ended episode is still graded for the record, but its failures are not the agent's.
-    const { graderVersion: version, ...graded } = await gradeEpisode(task, new FhirClient(session.fhirBaseUrl), evidence);
+    // Injected API faults are the agent's weather, not the grader's: its reads retry them.
+    const graderFetch = session.perturbations?.faults ? retryInjectedFaults(globalThis.fetch) : undefined;
+    const { graderVersion: version, ...graded } = await gradeEpisode(task, new FhirClient(session.fhirBaseUrl, graderFetch ? { fetch: graderFetch } : {}), evidence);
     // A check that threw may have met a failing server rather than a grader bug: if the gym no longer answers for the
     // session, the verdicts say nothing about the agent.
     if (graded.verdicts.some((v) => v.evidence.some((e) => e.startsWith('grader error')))) {
@@ -121,7 +131,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Episode> {
       ...timing(),
       ...agentRecord(outcome, options.price),
       ...(options.provenance ? { provenance: provenance(version)! } : {}),
-      log, changes, transcript: outcome.transcript,
+      log, changes, transcript: outcome.transcript, ...(session.perturbations ? { perturbations: session.perturbations } : {}),
     };
     // What `ehr-gym grade --results` re-grades from besides the log, changes and answer (harness/grade-command.ts).
     const regradable: EpisodeResult & RegradeFields = { ...result, now: session.now, ...(submission?.files ? { files: submission.files } : {}), graderVersion: version };

@@ -2,6 +2,7 @@
 import type { Bundle } from '@medplum/fhirtypes';
 import type { AuditEntry, ResourceChange } from '../contracts/gym-api.ts';
 import { FhirClient, type FhirClientOptions } from '../contracts/fhir-client.ts';
+import type { PerturbationRequest, Perturbations } from '../contracts/perturbations.ts';
 
 export interface SessionInfo {
   id: string;
@@ -9,6 +10,8 @@ export interface SessionInfo {
   now: string;
   instruction?: string;
   tools: unknown[];
+  /** The session's perturbations as asked and applied (server/gym/perturbations.ts). */
+  perturbations?: Perturbations;
 }
 
 export interface CreateSessionRequest {
@@ -17,6 +20,7 @@ export interface CreateSessionRequest {
   now?: string;
   fixture?: Bundle;
   toolOptions?: { decodeAttachments?: boolean; maxResultChars?: number | null };
+  perturbations?: PerturbationRequest;
 }
 
 export interface Submission {

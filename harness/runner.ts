@@ -13,6 +13,7 @@ import type { GymClient } from './gym-client.ts';
 import type { RunProvenance } from './provenance.ts';
 import type { EpisodeResult, Price } from './types.ts';
 import type { Task } from '../contracts/task.ts';
+import type { PerturbationRequest } from '../contracts/perturbations.ts';
 
 export interface RunOptions {
   tasks: Task[];
@@ -32,6 +33,10 @@ export interface RunOptions {
   settings?: Record<string, unknown>;
   /** Only the variants of this split (contracts/splits.ts); tasks without one are left out, not problems. */
   split?: SplitFilter;
+  /** Every episode's session perturbed so (server/gym/perturbations.ts); recorded with each episode. */
+  perturbations?: PerturbationRequest;
+  /** The variants to run per task (another run's `variants`), instead of finding them. */
+  variants?: Record<string, string[]>;
 }
 
 export interface RunResult {
@@ -65,6 +70,10 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
   const problems: string[] = [];
   const split = options.split;
   for (const task of options.tasks) {
+    if (options.variants) {
+      if (options.variants[task.spec.id]) variants[task.spec.id] = options.variants[task.spec.id];
+      continue;
+    }
     if (split !== undefined && !taskInSplit(taskSplit(task.spec), split)) continue;
     const found = await findVariants(task, options.gym);
     if (found.length === 0) problems.push(`${task.spec.id}: no variant on this dataset`);
@@ -84,6 +93,7 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
   const episodes = await pool(jobs, options.concurrency, async (job) => {
     const { result } = await runEpisode({
       ...job, agent: options.agent, gym: options.gym, ...(options.provenance ? { provenance: options.provenance } : {}), ...(options.price ? { price: options.price } : {}),
+      ...(options.perturbations ? { perturbations: options.perturbations } : {}),
     });
     if (result.pass) passed++;
     done++;

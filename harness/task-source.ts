@@ -43,9 +43,9 @@ export class TaskFolderSource implements TaskSource {
       patient = variant;
     }
     // Bound as the runner binds it (harness/variants.ts); a template that forgets {patient} still names the patient.
-    let instruction = instructionFor({ spec } as Task, patient);
-    if (patient && !spec.instruction.includes('{patient}')) instruction = `${instruction} (Patient/${patient})`;
+    const instruction = bind(spec.instruction, patient);
     const setup: TaskSetup = { now: spec.now, instruction, ...(spec.continuation ? { continuation: true } : {}) };
+    if (spec.paraphrases?.length) setup.paraphrases = spec.paraphrases.map((text) => bind(text, patient));
     if (spec.binding.fixture) setup.fixture = this.fixture(task, spec.binding.fixture);
     return setup;
   }
@@ -57,6 +57,12 @@ export class TaskFolderSource implements TaskSource {
       throw badRequest(`Task '${task}' has no readable fixture on this server`, ['task']);
     }
   }
+}
+
+/** An instruction (or a paraphrase) bound as the runner binds it (harness/variants.ts); one that forgets {patient} still names the patient. */
+function bind(text: string, patient: string): string {
+  const bound = instructionFor({ spec: { instruction: text } } as Task, patient);
+  return patient && !text.includes('{patient}') ? `${bound} (Patient/${patient})` : bound;
 }
 
 /** The source over the repository's tasks folder, or undefined when there is none (e.g. an installed server). */

@@ -1,6 +1,7 @@
 // What one episode produces for scoring and reports: the verdicts (contracts/task.ts) plus the runner's own findings.
 import type { AuditEntry, ResourceChange } from '../contracts/gym-api.ts';
 import type { Verdict } from '../contracts/task.ts';
+import type { Perturbations } from '../contracts/perturbations.ts';
 
 /** How an empty search by code came about: no terminology call before it, or codes looked up and still missed. */
 export type CodeLookupKind = 'code_guessed' | 'code_looked_up_but_missed';
@@ -125,6 +126,8 @@ export interface EpisodeResult {
   toolsOffered?: unknown[];
   settings?: ModelSettings;
   provenance?: Provenance;
+  /** The session's perturbations (server/gym/perturbations.ts); absent for a clean episode. */
+  perturbations?: Perturbations;
   /** Agent error (a crash, an exhausted budget, a truncated final reply), if any. */
   error?: string;
   /** Searches by a code that returned nothing while the chart held the concept under another code (harness/failures.ts). */

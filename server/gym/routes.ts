@@ -13,6 +13,7 @@ import { badRequest, issue, FhirError, notFound } from '../../resources/outcome.
 import { splitFilters, taskInSplit, variantSplit, type SplitFilter } from '../../contracts/splits.ts';
 import { isTaskService, localServer, type TaskService } from './task-service.ts';
 import { INTERNAL_HEADER } from './task-service.ts';
+import { perturbationSchema } from '../../contracts/perturbations.ts';
 
 export interface GymRoutesOptions {
   sessions: SessionManager;
@@ -47,6 +48,7 @@ const sessionBody = {
       },
       additionalProperties: false,
     },
+    perturbations: perturbationSchema,
   },
 } as const;
 
@@ -124,11 +126,11 @@ export async function gymRoutes(app: FastifyInstance, options: GymRoutesOptions)
     // The server's own scratch sessions (variant search) are no client's: no per-client quota.
     const session = sessions.create(body, (id) => fhirBaseUrl(root, id), internal(request) ? undefined : request.ip);
     reply.code(201).header('location', `${root()}/gym/sessions/${session.meta.id}`);
-    const { id, now, instruction, task, variant, toolOptions } = session.meta;
+    const { id, now, instruction, task, variant, toolOptions, perturbations } = session.meta;
     return {
       id, fhirBaseUrl: fhirBaseUrl(root, id), now,
       ...(instruction !== undefined ? { instruction } : {}), ...(task !== undefined ? { task } : {}), ...(variant !== undefined ? { variant } : {}),
-      toolOptions, expiresAt: sessions.expiresAt(session), tools: renderTools(format),
+      toolOptions, ...(perturbations ? { perturbations } : {}), expiresAt: sessions.expiresAt(session), tools: renderTools(format),
     };
   });
 
@@ -227,7 +229,7 @@ export function fhirBaseUrl(root: PublicRoot, id: string): string {
 }
 
 function summary(root: PublicRoot, sessions: SessionManager, session: LiveSession) {
-  const { id, task, variant, instruction, now, createdAt, toolOptions, submission, ended } = session.meta;
+  const { id, task, variant, instruction, now, createdAt, toolOptions, submission, ended, perturbations } = session.meta;
   const counts = sessions.audit.counts(id);
   return {
     id, fhirBaseUrl: fhirBaseUrl(root, id),
@@ -238,6 +240,7 @@ function summary(root: PublicRoot, sessions: SessionManager, session: LiveSessio
     ...(sessions.isDefault(session) ? {} : { expiresAt: sessions.expiresAt(session) }),
     hasFixture: session.meta.fixture !== undefined,
     toolOptions,
+    ...(perturbations ? { perturbations } : {}),
     counts: { ...counts, overlayResources: session.repo.store.countIn(id) },
     ...(submission ? { submission } : {}),
     // The episode's end (its first submit, or a grade): from then on writes and submits answer 409.

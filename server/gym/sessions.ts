@@ -13,6 +13,8 @@ import { CreationLimiter, defaultFairUse, type FairUseSettings } from './fair-us
 import { historyWatermark } from './changes.ts';
 import { applyFixture, assertFixtureShape } from './fixture.ts';
 import { isWellFormedSessionId, newSessionId } from './session-id.ts';
+import { definite, type PerturbationRequest, type Perturbations } from '../../contracts/perturbations.ts';
+import { applyChartNoise, pickParaphrase } from './perturbations.ts';
 
 export interface GymSettings extends FairUseSettings {
   /** Live sessions allowed at once, over all clients; one more is a 429. */
@@ -61,6 +63,8 @@ export interface TaskSetup {
   instruction?: string;
   /** The episode goes on after a submit (the task says so); otherwise the first submit ends it. */
   continuation?: boolean;
+  /** Other wordings of the instruction, bound like it (a paraphrase perturbation picks one: ./perturbations.ts). */
+  paraphrases?: string[];
 }
 
 export interface TaskSource {
@@ -74,6 +78,7 @@ export interface SessionRequest {
   now?: string;
   fixture?: unknown;
   toolOptions?: Partial<ToolOptions>;
+  perturbations?: PerturbationRequest;
 }
 
 export interface Submission {
@@ -113,6 +118,8 @@ export interface SessionMeta {
   watermark: number;
   /** Who created it (server/gym/fair-use.ts), for the per-client quota; never shown in an answer. */
   client?: string;
+  /** Robustness perturbations asked for and applied (./perturbations.ts). */
+  perturbations?: Perturbations;
 }
 
 export interface LiveSession {
@@ -192,7 +199,7 @@ export class SessionManager {
     const wall = this.settings.wallTime();
     const meta: SessionMeta = { id, ...spec, createdAt: new Date(wall).toISOString(), watermark: 0, ...(client !== undefined ? { client } : {}) };
     const session: LiveSession = { meta, repo: this.repositoryOf(id, new Date(meta.now)), lastActive: wall, persistedActive: wall };
-    if (meta.fixture) {
+    if (meta.fixture || meta.perturbations?.noise) {
       try {
         this.applyFixtureTo(session, baseUrlOf(id));
       } catch (err) {
@@ -257,7 +264,7 @@ export class SessionManager {
     if (session === this.defaultSession) return session;
     session.repo = this.repositoryOf(id, new Date(session.meta.now));
     session.meta.watermark = 0;
-    if (session.meta.fixture) this.applyFixtureTo(session, baseUrl);
+    if (session.meta.fixture || session.meta.perturbations?.noise) this.applyFixtureTo(session, baseUrl);
     this.stmts.upsert.run(id, JSON.stringify(session.meta), session.lastActive);
     return session;
   }
@@ -347,8 +354,14 @@ export class SessionManager {
     return new Repository(this.store, makeSandbox(id, { clock: virtualClock(start) }));
   }
 
+  /** The fixture, then the chart noise of a perturbed session: both are the episode's starting chart. */
   private applyFixtureTo(session: LiveSession, baseUrl: string): void {
-    applyFixture(session.repo, this.context, session.meta.fixture!, baseUrl);
+    if (session.meta.fixture) applyFixture(session.repo, this.context, session.meta.fixture, baseUrl);
+    const { perturbations, variant, task } = session.meta;
+    if (perturbations?.noise) {
+      perturbations.noise.added = {};
+      if (task !== undefined && variant !== undefined && variant !== 'population') applyChartNoise(session.repo, this.context, baseUrl, variant, perturbations);
+    }
     session.meta.watermark = historyWatermark(session.repo);
   }
 
@@ -384,6 +397,14 @@ export class SessionManager {
     if (request.task !== undefined) spec.task = request.task;
     if (request.variant !== undefined) spec.variant = request.variant;
     if (setup.instruction !== undefined) spec.instruction = setup.instruction;
+    if (request.perturbations !== undefined) {
+      spec.perturbations = definite(request.perturbations);
+      if (spec.perturbations.paraphrase) {
+        const index = pickParaphrase(spec.perturbations.seed, setup.paraphrases?.length ?? 0);
+        spec.perturbations.paraphrase.index = index;
+        if (index !== null) spec.instruction = setup.paraphrases![index];
+      }
+    }
     if (setup.continuation) spec.continuation = true;
     if (fixture !== undefined) spec.fixture = fixture as Bundle;
     return spec;
