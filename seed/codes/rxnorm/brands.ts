@@ -255,5 +255,5 @@ export const UNCODED_INGREDIENTS: Readonly<Record<string, string[]>> = {
   isotretinoin: ['Absorica', 'Claravis', 'Amnesteem'], 'folic acid': ['Folvite'],
   // [not yet read] tamoxifen, a major risk factor for hydroxychloroquine retinopathy (AAO 2016), and vitamin A, which
   // isotretinoin's label says to avoid (additive toxicity); the tetracyclines it must not be combined with are above.
-  tamoxifen: ['Soltamox'], 'vitamin A': [],
+  tamoxifen: ['Soltamox'], 'vitamin a': [],
 };
