@@ -6,7 +6,7 @@
 //
 // The rules read FHIR as a client would (codes, dates, statuses), never the generator's internal state, so they can
 // judge any population, including one loaded from NDJSON.
-import type { AllergyIntolerance, Coding, Immunization, MedicationDispense, MedicationRequest, Observation, Procedure, Resource } from '@medplum/fhirtypes';
+import type { AllergyIntolerance, Coding, Immunization, MedicationDispense, MedicationRequest, Observation, Procedure, Resource, ServiceRequest } from '@medplum/fhirtypes';
 import { CVX, FLOWSHEET, LOINC, RXNORM, SNOMED, ingredientsOf } from './codes/index.ts';
 import { LABS, type LabDef } from './codes/labs.ts';
 import { rxcuiOfIngredient } from './codes/rxnorm.ts';
@@ -80,6 +80,8 @@ export class PatientRecord {
   readonly procedures: Procedure[] = [];
   readonly immunizations: Immunization[] = [];
   readonly dispenses: MedicationDispense[] = [];
+  /** Completed test orders: the test was done even when its result lives only in a note (the mess layer's noteOnly). */
+  readonly completedOrders: ServiceRequest[] = [];
   readonly allergies: AllergyIntolerance[] = [];
   readonly conditionCodes = new Set<string>();
   readonly byRef = new Map<string, Resource>();
@@ -95,6 +97,7 @@ export class PatientRecord {
         case 'Procedure': if (r.status === 'completed') this.procedures.push(r); break;
         case 'Immunization': if (r.status === 'completed') this.immunizations.push(r); break;
         case 'MedicationDispense': this.dispenses.push(r); break;
+        case 'ServiceRequest': if (r.status === 'completed') this.completedOrders.push(r); break;
         case 'AllergyIntolerance': if (r.clinicalStatus?.coding?.[0]?.code === 'active') this.allergies.push(r); break;
         case 'Condition': for (const c of r.code?.coding ?? []) if (c.code) this.conditionCodes.add(c.code); break;
       }
@@ -137,11 +140,18 @@ export class PatientRecord {
     return this.orders.filter((o) => o.ingredients.some((i) => ingredients.has(i)));
   }
 
-  /** Times of the observations coded with any of these LOINC codes. */
+  /**
+   * Times of the observations (and completed orders) coded with any of these LOINC codes, or with the local flowsheet code of one (the mess
+   * layer's local-code-only results: a clinician reading the flowsheet still sees the test was done).
+   */
   observedAt(loincs: ReadonlySet<string>): number[] {
+    const matches = (c: Coding) => (c.system === LOINC.system && loincs.has(c.code!))
+      || (c.system === FLOWSHEET.system && loincs.has(LAB_BY_LOCAL.get(c.code!)?.loinc ?? ''));
+    const done = this.completedOrders.filter((s) => s.code?.coding?.some(matches)).map((s) => time(s.occurrenceDateTime ?? s.authoredOn));
     return this.observations
-      .filter((o) => o.code.coding?.some((c) => c.system === LOINC.system && loincs.has(c.code!)))
+      .filter((o) => o.code.coding?.some(matches))
       .map((o) => time(o.effectiveDateTime))
+      .concat(done)
       .filter((t): t is number => t !== undefined)
       .sort((a, b) => a - b);
   }

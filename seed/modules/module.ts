@@ -123,7 +123,9 @@ export function simpleChronic(spec: SimpleChronicSpec): ClinicalModule {
         const fu = chart.visit(t, { specialty: spec.specialty, reason: `${spec.title} follow-up`, kind: chart.rng.chance(0.15) ? 'VR' : 'AMB' });
         if (fu.kind === 'AMB') chart.vitals(fu);
         chart.addressed(spec.key, fu, course ? `stable on ${course.drug.product}.` : 'stable.');
-        if (fu.kind === 'AMB') for (const m of spec.monitor ?? []) PANEL_KEYS.has(m) ? chart.panel(fu, m as PanelKey) : chart.test(fu, m as LabKey);
+        // Monitoring labs are drawn for a video visit too (at the lab beforehand): a drug that needs levels or a
+        // viral load never goes a year without one because two follow-ups happened to be virtual.
+        for (const m of spec.monitor ?? []) PANEL_KEYS.has(m) ? chart.panel(fu, m as PanelKey) : chart.test(fu, m as LabKey);
       }
       if (abated === undefined && chart.rng.chance(0.5)) chart.appointment(chart.ref + chart.rng.between(7, 120) * DAY, chart.clinician(spec.specialty), `${spec.title} follow-up`, spec.key);
     },
