@@ -11,6 +11,7 @@ import { bulkIndexers } from '../resources/storage/bulk.ts';
 import { DEFAULT_MESS, NO_MESS, type MessRates } from './mess.ts';
 import { MODULES } from './modules/index.ts';
 import { NdjsonWriter } from './ndjson.ts';
+import { PLANTED_ERRORS, PLANTED_ERROR_SYSTEM } from './coherence.ts';
 import { StatsCollector, datasetCard, type DatasetStats } from './stats.ts';
 import { DEFAULT_REFERENCE_DATE } from './time.ts';
 import { sharedTerminology, terminologyResources } from '../resources/terminology/index.ts';
@@ -48,6 +49,11 @@ export interface DatasetMetadata {
   referenceDate: string;
   clean: boolean;
   mess: MessRates;
+  /**
+   * Deliberate errors are labelled: a resource carrying a meta.tag of this system is a planted trap (the code says
+   * which kind; its rate is in `mess`), never an accident of the generator.
+   */
+  plantedErrors: { system: string; codes: Record<string, string> };
   modules: string[];
   resources: number;
   /** CodeSystem, ValueSet and ConceptMap resources of the terminology the charts are coded in (also in the base layer). */
@@ -69,7 +75,7 @@ export function seedPopulation(options: SeedOptions): SeedResult {
   const population: PopulationOptions = { patients: options.patients, seed: options.seed, referenceDate, mess };
   // The bulk path's worker collects the card and writes the NDJSON itself (it has the resources).
   const bulk = !!options.store && !!bulkIndexers(options.store);
-  const stats = options.stats ? new StatsCollector() : undefined;
+  const stats = options.stats ? new StatsCollector(referenceDate) : undefined;
   const ndjson = options.ndjsonDir && !bulk ? new NdjsonWriter(options.ndjsonDir) : undefined;
   let loadedStats: DatasetStats | undefined;
   const bar = options.progress ? new SingleBar({ format: 'building population |{bar}| {value}/{total} patients | {resources} resources | {eta_formatted} left', etaBuffer: 50 }, Presets.shades_classic) : undefined;
@@ -122,7 +128,7 @@ export function seedPopulation(options: SeedOptions): SeedResult {
   }
   const metadata: DatasetMetadata = {
     generator: 'ehr-gym seed', formatVersion: 1, seed: options.seed, patients: options.patients, referenceDate,
-    clean: !!options.clean, mess, modules: MODULES.map((m) => m.key), resources, terminologyResources: terminologyCount,
+    clean: !!options.clean, mess, plantedErrors: { system: PLANTED_ERROR_SYSTEM, codes: { ...PLANTED_ERRORS } }, modules: MODULES.map((m) => m.key), resources, terminologyResources: terminologyCount,
     indexSchema: options.store ? indexFingerprint(options.store) : '',
   };
   const result: SeedResult = { metadata };

@@ -52,7 +52,7 @@ try {
     return module.createPreparer(spec.state);
   }));
   const preparer = new BatchPreparer(input.sandbox, virtualClock(new Date(input.referenceDate)), preparers);
-  const stats = input.stats ? new StatsCollector() : undefined;
+  const stats = input.stats ? new StatsCollector(input.referenceDate) : undefined;
   const ndjson = input.ndjsonDir ? new NdjsonWriter(input.ndjsonDir) : undefined;
   let patients = 0;
   let resources = 0;

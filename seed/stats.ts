@@ -1,8 +1,10 @@
-// The dataset card: patients, resources per type, condition prevalence by age band and sex, and a comparison with
-// published US adult prevalence for the major conditions.
+// The dataset card: patients, resources per type, condition prevalence by age band and sex, a comparison with
+// published US adult prevalence for the major conditions, and the clinical coherence counts (seed/coherence.ts).
 import type { Resource } from '@medplum/fhirtypes';
 import type { GeneratedBatch, PatientSummary } from './generate.ts';
+import { COHERENCE_RULES, CoherenceCollector, PLANTED_ERRORS, PLANTED_ERROR_SYSTEM, type RuleCounts } from './coherence.ts';
 import { MODULES } from './modules/index.ts';
+import { DEFAULT_REFERENCE_DATE } from './time.ts';
 import { ageBand } from './modules/module.ts';
 
 /**
@@ -46,14 +48,25 @@ export interface DatasetStats {
   ageBands: Record<string, { female: number; male: number }>;
   /** condition key -> band -> sex -> patients with the condition ever diagnosed. */
   conditions: Record<string, Record<string, { female: number; male: number }>>;
+  /** Coherence rule key -> items checked, violations, and how many of those are labelled planted errors. */
+  coherence: Record<string, RuleCounts>;
 }
 
 export class StatsCollector {
-  private readonly stats: DatasetStats = { patients: 0, resources: 0, resourcesPerType: {}, adults: 0, ageBands: {}, conditions: {} };
+  private readonly stats: DatasetStats = { patients: 0, resources: 0, resourcesPerType: {}, adults: 0, ageBands: {}, conditions: {}, coherence: {} };
+  private readonly coherence: CoherenceCollector;
+
+  /** `referenceDate`: the population's (ISO); open medication orders run to it. */
+  constructor(referenceDate: string = DEFAULT_REFERENCE_DATE) {
+    this.coherence = new CoherenceCollector({ reference: Date.parse(referenceDate) });
+  }
 
   add(batch: GeneratedBatch): void {
     for (const r of batch.resources) this.countResource(r);
-    if (batch.patient) this.countPatient(batch.patient);
+    if (batch.patient) {
+      this.countPatient(batch.patient);
+      this.coherence.add(batch.resources);
+    }
   }
 
   private countResource(r: Resource): void {
@@ -75,7 +88,7 @@ export class StatsCollector {
 
   result(): DatasetStats {
     const sorted = Object.fromEntries(Object.entries(this.stats.resourcesPerType).sort(([a], [b]) => a.localeCompare(b)));
-    return { ...this.stats, resourcesPerType: sorted };
+    return { ...this.stats, resourcesPerType: sorted, coherence: this.coherence.counts };
   }
 }
 
@@ -107,5 +120,14 @@ export function datasetCard(stats: DatasetStats, meta: { seed: number; reference
     lines.push(`| ${m.title} | ${cells.join(' | ')} | ${pct(adultCases, stats.adults)} | ${published ? `${(published.value * 100).toFixed(1)}% (${published.note})` : ''} |`);
   }
   lines.push('', `Small populations give noisy percentages; the default population has ${stats.patients} patients.`, '');
+  lines.push('## Clinical coherence', '');
+  lines.push('Rules of `seed/coherence.ts` over every chart. A labelled violation involves a resource tagged as a planted error ' +
+    `(\`meta.tag\` system \`${PLANTED_ERROR_SYSTEM}\`: ${Object.keys(PLANTED_ERRORS).map((k) => `\`${k}\``).join(', ')}); an unlabelled one is an accident of the generator.`, '');
+  lines.push('| rule | checked | violations | labelled (planted) | unlabelled |', '|---|---:|---:|---:|---:|');
+  for (const rule of COHERENCE_RULES) {
+    const c = stats.coherence?.[rule.key];
+    if (c) lines.push(`| ${rule.title} | ${c.checked} | ${c.violations} | ${c.labelled} | ${c.violations - c.labelled} |`);
+  }
+  lines.push('');
   return lines.join('\n');
 }
