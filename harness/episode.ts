@@ -12,7 +12,7 @@ import type { WritePolicy } from '../contracts/fhir-client.ts';
 import type { EpisodeResult, Price, Provenance, TokenUsage } from './types.ts';
 import type { Task } from '../contracts/task.ts';
 import type { PerturbationRequest } from '../contracts/perturbations.ts';
-import { retryInjectedFaults } from './perturb.ts';
+import { retryInjectedFaults } from './fault-retry.ts';
 
 export interface EpisodeOptions {
   task: Task;

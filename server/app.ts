@@ -21,6 +21,7 @@ import { registerEpisodeEndGuard } from './gym/episode-end.ts';
 import { registerSessionPathGuard } from './gym/session-paths.ts';
 import { gymRoutes } from './gym/routes.ts';
 import { registerPerturbationHooks } from './gym/perturbations.ts';
+import { INTERNAL_HEADER } from './gym/task-service.ts';
 import { mcpRoutes } from './gym/mcp.ts';
 import { openenvRoutes } from './openenv/routes.ts';
 
@@ -102,7 +103,7 @@ export function buildApp(options: AppOptions = {}): BuiltApp {
   registerSessionPathGuard(app);
   registerAuditHook(app, sessions);
   registerEpisodeEndGuard(app, sessions, operations);
-  registerPerturbationHooks(app, sessions);
+  registerPerturbationHooks(app, sessions, INTERNAL_HEADER);
   const readPool = startReadPool(options, store, context, app);
   app.register(fhirRoutes, { prefix: '/fhir', context, repositoryFor, publicRoot: root, readPool });
   app.register(fhirRoutes, { prefix: '/fhir/_session/:sessionId', context, repositoryFor, publicRoot: root, readPool });

@@ -16,7 +16,6 @@ import type { Repository } from '../../resources/storage/repository.ts';
 import { FhirError, issue } from '../../resources/outcome.ts';
 import { parseQueryString, splitTarget, type ServerContext } from '../fhir-request.ts';
 import { route } from '../router.ts';
-import { INTERNAL_HEADER } from './task-service.ts';
 import { drawFraction, type NoiseKind, type Perturbations } from '../../contracts/perturbations.ts';
 
 
@@ -131,10 +130,11 @@ export interface PerturbedSessions {
  * routes. The n-th request of a session is faulted when the seed's draw for n falls under the rate, so a run is
  * reproducible request for request (the count lives in memory: a restarted server counts from 0 again).
  */
-export function registerPerturbationHooks(app: FastifyInstance, sessions: PerturbedSessions): void {
+/** `internalHeader` marks the server's own requests (./task-service.ts), which are never perturbed. */
+export function registerPerturbationHooks(app: FastifyInstance, sessions: PerturbedSessions, internalHeader: string): void {
   const counts = new Map<string, number>();
   const perturbed = (request: { routeOptions: { url?: string }; params: unknown; headers: Record<string, unknown> }) => {
-    if (!request.routeOptions.url?.startsWith(SESSION_ROUTE) || request.headers[INTERNAL_HEADER] === sessions.internalKey) return undefined;
+    if (!request.routeOptions.url?.startsWith(SESSION_ROUTE) || request.headers[internalHeader] === sessions.internalKey) return undefined;
     const id = (request.params as { sessionId?: string }).sessionId;
     if (id === undefined || !sessions.has(id)) return undefined;
     const p = sessions.get(id)?.meta.perturbations;

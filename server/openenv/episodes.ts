@@ -96,7 +96,7 @@ export class OpenEnvEpisodes {
     }
     const created = await this.root.inject({
       method: 'POST', url: '/gym/sessions', remoteAddress: client,
-      headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ task, ...(variant !== undefined ? { variant } : {}) }),
+      headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ task, ...(variant !== undefined ? { variant } : {}), ...(params.perturbations ? { perturbations: params.perturbations } : {}) }),
     });
     if (created.statusCode !== 201) throw gymRefusal(created.statusCode, created.body, created.headers['retry-after']);
     const body = created.json() as { id: string; now: string; instruction?: string };
@@ -144,7 +144,7 @@ export class OpenEnvEpisodes {
     return {
       episode_id: e.id, step_count: e.stepCount, session_id: e.sessionId, task: e.task, variant: e.variant ?? null, seed: e.seed,
       split: e.split ?? null, reward_mode: e.rewardMode, done: e.done, reward: e.final?.reward ?? null, pass: e.final?.pass ?? null,
-      grade_error: e.gradeError ?? null,
+      grade_error: e.gradeError ?? null, perturbations: this.sessions.get(e.sessionId)?.meta.perturbations ?? null,
     };
   }
 

@@ -5,6 +5,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { agentTools } from '../tools/index.ts';
 import { splitFilters, type SplitFilter } from '../../contracts/splits.ts';
+import { perturbationSchema, type PerturbationRequest } from '../../contracts/perturbations.ts';
 
 const toolNames = agentTools.map((t) => t.definition.name);
 
@@ -17,6 +18,7 @@ export const resetSchema = {
     task: { type: 'string', description: 'A task id from GET /gym/tasks; sampled from the seed when absent' },
     variant: { type: 'string', description: 'A variant of the task (a patient id, or `population`); sampled from the seed when absent' },
     split: { type: 'string', enum: [...splitFilters], description: 'Sample only variants of this split: train or test (patients partitioned by a hash of their id; held-out tasks are test), or held-out (the held-out tasks alone). A given variant must be of it' },
+    perturbations: { ...perturbationSchema, description: 'Robustness perturbations of the episode\'s session, as POST /gym/sessions takes them (API faults, latency, paraphrase, chart noise); shown in the state' },
     reward_mode: { type: 'string', enum: ['final', 'shaped'], description: 'final (default): reward only at the end; shaped: also each checkpoint\'s weight when it first becomes satisfied' },
   },
   // A variant is of a task.
@@ -119,6 +121,7 @@ export const stateSchema = {
     reward: nullable({ type: 'number', description: 'The final reward, once graded' }),
     pass: nullable({ type: 'boolean' }),
     grade_error: nullable({ type: 'string', description: 'Grading failed (an infrastructure error: no reward)' }),
+    perturbations: nullable({ type: 'object', description: 'The session\'s perturbations as asked and applied (seed, faults, latencyMs, paraphrase index, noise kinds and what they added)' }),
   },
   required: ['episode_id', 'step_count'],
 } as const;
@@ -154,6 +157,7 @@ export interface ResetParams {
   task?: string;
   variant?: string;
   split?: SplitFilter;
+  perturbations?: PerturbationRequest;
   reward_mode?: 'final' | 'shaped';
 }
 

@@ -37,7 +37,7 @@ t.test('resolve: clock, fixture and the instruction bound to the variant patient
   t.equal(setup.fixture?.resourceType, 'Bundle');
   t.equal(setup.fixture?.type, 'transaction');
   t.ok(setup.fixture?.entry?.some((e) => e.resource?.id === 'hk-ramos'), 'the task fixture');
-  t.same(Object.keys(setup).sort(), ['fixture', 'instruction', 'now'], 'nothing but the setup');
+  t.same(Object.keys(setup).sort(), ['fixture', 'instruction', 'now', 'paraphrases'], 'nothing but the setup');
 
   const population = source.resolve(POPULATION, 'population')!;
   t.equal(population.instruction, readTaskSpec(POPULATION, FIXTURE_TASKS).instruction);

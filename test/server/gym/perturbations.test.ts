@@ -143,3 +143,14 @@ t.test('ehr-gym run --perturb: clean and perturbed runs on the same variants, an
   t.match(table, /\| clean \| 4 \| 100\.0% \| 100\.0% \|/);
   t.match(table, /\| noise \| 4 \| 100\.0% \| 100\.0% \| 0\.0 pt \| 0\.0 pt \|/);
 });
+
+t.test('OpenEnv reset takes perturbations: the episode\'s session is perturbed and its state records them', async (t) => {
+  const reset = await call('POST', '/openenv/reset', { task: HK, variant: 'hk-ramos', perturbations: { seed: 4, paraphrase: true, noise: ['entered-in-error'] } });
+  t.equal(reset.status, 200);
+  const state = (await call('GET', `/openenv/state?episode_id=${reset.body.observation.episode_id}`)).body;
+  t.equal(state.perturbations.seed, 4);
+  t.equal(state.perturbations.noise.added['entered-in-error'].length, 1);
+  const paraphrases = readTaskSpec(HK, FIXTURE_TASKS).paraphrases!.map((p) => p.replaceAll('{patient}', 'hk-ramos'));
+  t.equal(reset.body.observation.instruction, paraphrases[state.perturbations.paraphrase.index], 'the observation carries the paraphrase');
+  t.equal((await call('POST', '/openenv/reset', { task: HK, variant: 'hk-ramos', perturbations: { noise: ['hail'] } })).status, 422);
+});
