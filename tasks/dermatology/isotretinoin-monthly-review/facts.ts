@@ -39,8 +39,15 @@ export const FOLLOW_UP_LABS_AFTER_MONTHS = 2;
 export const DOSE_MG_PER_KG = { min: 0.25, max: 1.0 };
 export const BODY_WEIGHT = [{ system: LOINC, codes: ['29463-7', '3141-9'] }];
 
-/** PHQ-9 total: the depression screen the label's psychiatric warning is followed with. */
+/**
+ * PHQ-9 total: the depression screen the label's psychiatric warning is followed with. The label: if depression or
+ * suicidal thoughts develop, stop isotretinoin and refer for evaluation; a latest PHQ-9 of 15 or more (moderately severe
+ * depression, Kroenke 2001) is read as that. Scores of 10-14 are a judgement call and not variants.
+ */
 export const PHQ9 = [{ system: LOINC, codes: ['44261-6'] }];
+export const DEPRESSION = { holdAtLeast: 15, judgementFrom: 10 };
+/** A mental-health referral: SNOMED Psychiatry, or words naming the service. */
+export const MENTAL_HEALTH = { specialty: [{ system: SNOMED, codes: ['394587001'] }], words: ['psychiatr', 'mental health', 'behavioral health', 'behavioural health', 'psycholog', 'counsel'] };
 
 /**
  * Interactions that must not run with isotretinoin (label, contraindications and warnings): tetracyclines (pseudotumor

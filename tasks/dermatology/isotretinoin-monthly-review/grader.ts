@@ -9,12 +9,12 @@ import type { Check, CheckResult, GraderContext, SelectContext } from '../../../
 import type { ResourceChange } from '../../../contracts/gym-api.ts';
 import type { FhirClient } from '../../../contracts/fhir-client.ts';
 import {
-  allOf, asAtStart, createdResources, dailyDose, effectiveTime, fail, fetchedAll, fetchedActiveOrders, findEpisodeNote, findServiceRequest, inCodeSet, isNoLongerActive, label,
+  allOf, asAtStart, createdResources, dailyDose, effectiveTime, fail, fetchedAll, fetchedActiveOrders, findEpisodeNote, findReferral, findServiceRequest, inCodeSet, isNoLongerActive, label,
   latestObservation, matchOf, matchYesNo, noteText, observations, ORDER_GROUPS, orderInClass, valueIn, verdict, type Match,
 } from '../../../graders/lib/index.ts';
 import { ingredientNamesOf } from '../../../graders/lib/drug-classes.ts';
 import {
-  ALT, BODY_WEIGHT, CANNOT_CONCEIVE, CONTRACEPTION, DOSE_MG_PER_KG, FOLLOW_UP_LABS_AFTER_MONTHS, INTERACTING, IPLEDGE, ISOTRETINOIN, LIPIDS, NEGATIVE_VALUES, PREGNANCY_TEST,
+  ALT, BODY_WEIGHT, CANNOT_CONCEIVE, CONTRACEPTION, DEPRESSION, DOSE_MG_PER_KG, MENTAL_HEALTH, PHQ9, FOLLOW_UP_LABS_AFTER_MONTHS, INTERACTING, IPLEDGE, ISOTRETINOIN, LIPIDS, NEGATIVE_VALUES, PREGNANCY_TEST,
 } from './facts.ts';
 
 const DAY = 86_400_000;
@@ -34,6 +34,8 @@ interface Assessment {
   latestAlt?: Observation;
   labsMissing: boolean;
   interacting: MedicationRequest[];
+  phq9?: Observation;
+  depressed: boolean;
   kg?: number;
   renew: boolean;
   why: string[];
@@ -78,8 +80,13 @@ async function assess(fhir: FhirClient, patient: string, now: string, changes: R
   if (labsMissing) why.push('monitoring lipids/ALT missing');
   const interacting = all.filter((o) => o.status === 'active' && isInteracting(o));
   if (interacting.length) why.push(`interacting: ${interacting.map(label).join(', ')}`);
+  const phq9 = await latestObservation(fhir, patient, PHQ9, { usable: (o) => chart(o) && o.valueQuantity?.value !== undefined });
+  const score = phq9?.valueQuantity?.value ?? 0;
+  if (score >= DEPRESSION.judgementFrom && score < DEPRESSION.holdAtLeast) return undefined; // hold or monitor: a judgement call
+  const depressed = score >= DEPRESSION.holdAtLeast;
+  if (depressed) why.push(`PHQ-9 ${score}`);
   const kg = valueIn(await latestObservation(fhir, patient, BODY_WEIGHT, { usable: (o) => chart(o) && o.valueQuantity?.value !== undefined }), 'kg');
-  return { canConceive, pregnancyTest, testOk, contraception, forms, contraceptionOk, isoAtStart, latestLipid: lipids[0], latestAlt: alts[0], labsMissing, interacting, kg, renew: testOk && contraceptionOk, why };
+  return { canConceive, pregnancyTest, testOk, contraception, forms, contraceptionOk, isoAtStart, latestLipid: lipids[0], latestAlt: alts[0], labsMissing, interacting, phq9, depressed, kg, renew: testOk && contraceptionOk && !depressed, why };
 }
 
 /** Variants: an active isotretinoin prescription. */
@@ -124,8 +131,8 @@ export const checks: Record<string, Check> = {
   reviewed_ipledge_inputs: async (ctx) => {
     const a = await assessed(ctx);
     if (isResult(a)) return a;
-    const wanted = [...a.isoAtStart, a.pregnancyTest, a.contraception, a.latestLipid, a.latestAlt].filter((r): r is NonNullable<typeof r> => !!r);
-    return verdict(fetchedAll(ctx.log, wanted.map(label), 'isotretinoin order, latest pregnancy test, contraception record, lipids or ALT'));
+    const wanted = [...a.isoAtStart, a.pregnancyTest, a.contraception, a.latestLipid, a.latestAlt, a.phq9].filter((r): r is NonNullable<typeof r> => !!r);
+    return verdict(fetchedAll(ctx.log, wanted.map(label), 'isotretinoin order, latest pregnancy test, contraception record, lipids, ALT or PHQ-9'));
   },
   reviewed_medications: async (ctx) => verdict(await fetchedActiveOrders(ctx)),
   renewal_decision: async (ctx) => {
@@ -143,6 +150,7 @@ export const checks: Record<string, Check> = {
     const need: Match[] = [];
     if (a.canConceive && !a.testOk) need.push(findServiceRequest(services, { patient: ctx.patient, group: ORDER_GROUPS.pregnancyTest, status: ['active'] }));
     if (a.labsMissing) need.push(findServiceRequest(services, { patient: ctx.patient, group: ORDER_GROUPS.lipids, status: ['active'] }), findServiceRequest(services, { patient: ctx.patient, group: ORDER_GROUPS.hepaticFunction, status: ['active'] }));
+    if (a.depressed) need.push(findReferral(services, { patient: ctx.patient, specialty: MENTAL_HEALTH.specialty, specialtyWords: MENTAL_HEALTH.words, status: ['active'] }));
     return verdict(need.length ? allOf(...need) : matchOf([], ['nothing missing to order']));
   },
   interactions_stopped: async (ctx) => {
@@ -172,6 +180,7 @@ export const checks: Record<string, Check> = {
     if (!direction.ok) mismatches.push(`the note does not say the prescription was ${a.renew ? 'renewed' : 'withheld'}: ${direction.mismatches.join('; ')}`);
     if (a.canConceive && !a.testOk && !/pregnan|\bhcg\b/i.test(text)) mismatches.push('the note does not name the pregnancy test that is missing');
     if (a.canConceive && !a.contraceptionOk && !/contracept|birth control|two forms|2 forms/i.test(text)) mismatches.push('the note does not name the missing second form of contraception');
+    if (a.depressed && !/depress|phq|mood|suicid|mental health|psychiatr/i.test(text)) mismatches.push('the note does not name the depressive symptoms (PHQ-9) that stop the renewal');
     if (a.interacting.length && !/doxycycline|minocycline|tetracycline|vitamin a/i.test(text)) mismatches.push('the note does not name the interacting drug stopped');
     return verdict(allOf(found, matchOf(mismatches, [a.why.join('; ')])));
   },

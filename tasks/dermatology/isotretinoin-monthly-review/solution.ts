@@ -7,7 +7,7 @@ import type { Condition, DocumentReference, MedicationRequest, MedicationStateme
 import type { SolutionContext } from '../../../contracts/task.ts';
 import { clinicalNote } from '../../../graders/lib/index.ts';
 import {
-  ALT, BODY_WEIGHT, CANNOT_CONCEIVE, CONTRACEPTION, FOLLOW_UP_LABS_AFTER_MONTHS, FORMULARY, IPLEDGE, LIPIDS, LOINC, NEGATIVE_VALUES, PHQ9, PREGNANCY_TEST, RXNORM, SNOMED,
+  ALT, BODY_WEIGHT, CANNOT_CONCEIVE, CONTRACEPTION, DEPRESSION, FOLLOW_UP_LABS_AFTER_MONTHS, FORMULARY, IPLEDGE, LIPIDS, LOINC, NEGATIVE_VALUES, PHQ9, PREGNANCY_TEST, RXNORM, SNOMED,
 } from './facts.ts';
 
 const DAY = 86_400_000;
@@ -76,7 +76,9 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     toOrder.push({ code: '1742-6', display: 'ALT', why: 'isotretinoin monitoring (AAD 2024: ALT at baseline and peak dose)' });
     findings.push(`monitoring labs ${baselineOk ? 'at the peak dose' : 'at baseline'} missing - ordered`);
   } else findings.push(`lipids/ALT at baseline${followUpOk ? ' and follow-up' : ''} (latest TG ${lipids[0]?.valueQuantity?.value} mg/dL, ALT ${alt[0]?.valueQuantity?.value} U/L)`);
-  if (phq) findings.push(`PHQ-9 ${phq.valueQuantity?.value} on ${phq.effectiveDateTime?.slice(0, 10)}`);
+  const depressed = (phq?.valueQuantity?.value ?? 0) >= DEPRESSION.holdAtLeast;
+  if (depressed) problems.push(`PHQ-9 ${phq!.valueQuantity!.value} on ${phq!.effectiveDateTime?.slice(0, 10)}: moderately severe depressive symptoms on isotretinoin (label: stop and refer for evaluation)`);
+  else if (phq) findings.push(`PHQ-9 ${phq.valueQuantity?.value} on ${phq.effectiveDateTime?.slice(0, 10)}`);
 
   // Orders already pending (a pregnancy test or labs ordered earlier this week) are not placed twice; the last
   // iPLEDGE counselling note is dated in the review.
@@ -95,6 +97,12 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
     await fhir.create<ServiceRequest>({ resourceType: 'ServiceRequest', status: 'active', intent: 'order', subject, authoredOn: now, requester,
       category: [{ coding: [{ system: SNOMED, code: '108252007', display: 'Laboratory procedure' }] }], code: { coding: [{ system: LOINC, code: t.code, display: t.display }], text: t.display }, reasonCode: [{ text: t.why }] });
   }
+  if (depressed) {
+    await fhir.create<ServiceRequest>({ resourceType: 'ServiceRequest', status: 'active', intent: 'order', priority: 'urgent', subject, authoredOn: now, requester,
+      category: [{ coding: [{ system: SNOMED, code: '3457005', display: 'Patient referral' }] }], code: { coding: [{ system: SNOMED, code: '3457005', display: 'Patient referral' }], text: 'Referral to psychiatry / behavioral health' },
+      performerType: { coding: [{ system: SNOMED, code: '394587001', display: 'Psychiatry' }], text: 'Psychiatry' },
+      reasonCode: [{ text: `Depressive symptoms on isotretinoin (PHQ-9 ${phq!.valueQuantity!.value}); isotretinoin held` }] });
+  }
   const renew = problems.length === 0;
   const dose = mgPerDay(current);
   if (renew) {
@@ -109,7 +117,7 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   const text = `Isotretinoin monthly review (iPLEDGE REMS; AAD 2024), month ${Math.ceil(monthsOn)} at ${dose} mg/day${kg ? ` (${(dose / kg).toFixed(2)} mg/kg)` : ''}. Findings: ${findings.join('; ')}.`
     + `${stopped.length ? ` Stopped ${stopped.join(', ')}: tetracyclines with isotretinoin risk pseudotumor cerebri (and vitamin A adds to its toxicity).` : ''}`
     + (renew ? ` Requirements met: renewed isotretinoin ${dose} mg/day for ${IPLEDGE.maxSupplyDays} days, no refills.`
-      : ` Not renewed: ${problems.join('; ')}.${toOrder.some((t) => t.code === '2106-3') ? ' Ordered a new pregnancy test; renew once it is negative and within 7 days.' : ''}${problems.some((p) => p.startsWith('contraception')) ? ' She needs two forms of contraception documented (e.g. restart a hormonal method) before the next prescription; counselled.' : ''}`);
+      : ` Not renewed: ${problems.join('; ')}.${toOrder.some((t) => t.code === '2106-3') ? ' Ordered a new pregnancy test; renew once it is negative and within 7 days.' : ''}${depressed ? ' Isotretinoin held for the depressive symptoms; urgent psychiatry / behavioral health referral placed and the patient to be contacted today about safety.' : ''}${problems.some((p) => p.startsWith('contraception')) ? ' She needs two forms of contraception documented (e.g. restart a hormonal method) before the next prescription; counselled.' : ''}`);
   await fhir.create(clinicalNote({ patient, author: task.requester.reference, date: now, description: 'Isotretinoin monthly review', text }));
   await finish(text);
 }

@@ -17,6 +17,7 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
   const contra = await newest('http://ehr-gym.example/fhir/CodeSystem/flowsheet|CONTRACEPTION');
   await newest('http://loinc.org|2571-8');
   await newest('http://loinc.org|1742-6');
+  const phq = (await newest('http://loinc.org|44261-6'))?.valueQuantity?.value ?? 0;
   const female = p.gender === 'female' && (Date.parse(now) - Date.parse(p.birthDate!)) / (365.25 * DAY) < 50;
   const testOk = !female || (!!hcg && /negative/i.test(hcg.valueCodeableConcept?.text ?? '') && (Date.parse(now) - Date.parse(hcg.effectiveDateTime!)) / DAY <= 7);
   const contraOk = !female || (contra?.component?.length ?? 0) >= 2;
@@ -31,7 +32,12 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
     reasons.push('pregnancy test is more than 7 days old - new serum hCG ordered');
   }
   if (!contraOk) reasons.push('only one form of contraception documented this month; iPLEDGE needs two');
-  const renewed = testOk && contraOk;
+  if (phq >= 15) {
+    await http.create({ resourceType: 'ServiceRequest', status: 'active', intent: 'order', subject, authoredOn: now, code: { text: 'Referral to behavioral health' },
+      performerType: { text: 'Behavioral health' }, reasonCode: [{ text: `PHQ-9 ${phq} on isotretinoin` }] });
+    reasons.push(`PHQ-9 ${phq}: depressive symptoms - isotretinoin held, behavioral health referral`);
+  }
+  const renewed = testOk && contraOk && phq < 15;
   if (renewed) {
     const d = current.dosageInstruction![0];
     await http.create({ resourceType: 'MedicationRequest', status: 'active', intent: 'order', subject, authoredOn: now,

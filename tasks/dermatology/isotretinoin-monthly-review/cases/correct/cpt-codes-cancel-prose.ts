@@ -15,13 +15,19 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
   const obs = await http.search<Observation>('Observation', { patient, _count: '200', _sort: '-date' });
   const first = (code: string) => obs.find((o) => o.code?.coding?.some((c) => c.code === code));
   const [hcg, contra] = [first('2106-3'), first('CONTRACEPTION')];
-  for (const c of ['2571-8', '1742-6', '29463-7', '44261-6']) first(c);
+  for (const c of ['2571-8', '1742-6', '29463-7']) first(c);
   const age = (Date.parse(now) - Date.parse(p.birthDate!)) / (365.25 * DAY);
   const canConceive = p.gender === 'female' && age >= 12 && age <= 50 && !conditions.some((c) => /hysterectomy|menopaus/i.test(c.code?.text ?? ''));
   const missing: string[] = [];
   if (canConceive && (!hcg || (Date.parse(now) - Date.parse(hcg.effectiveDateTime!)) > 7 * DAY || !/negative/i.test(JSON.stringify(hcg.valueCodeableConcept)))) missing.push('a pregnancy test within 7 days');
   if (canConceive && (contra?.component ?? []).length < 2) missing.push('two forms of contraception (only one documented)');
   const subject = { reference: `Patient/${patient}` };
+  const phq = first('44261-6')?.valueQuantity?.value ?? 0;
+  if (phq >= 15) {
+    missing.push(`a mental-health evaluation first (PHQ-9 ${phq}, depression on isotretinoin)`);
+    await http.create({ resourceType: 'ServiceRequest', status: 'active', intent: 'order', subject, authoredOn: now, priority: 'urgent', code: { coding: [{ system: 'http://snomed.info/sct', code: '3457005', display: 'Patient referral' }] },
+      performerType: { coding: [{ system: 'http://snomed.info/sct', code: '394587001', display: 'Psychiatry' }] } });
+  }
   const stopped: string[] = [];
   for (const o of active.filter((x) => /doxycycline|minocycline|tetracycline|vitamin a/i.test(JSON.stringify(x.medicationCodeableConcept)))) {
     await http.request('PUT', `MedicationRequest/${o.id}`, { ...o, status: 'cancelled' });

@@ -17,6 +17,7 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
   const contra = (await obs('http://ehr-gym.example/fhir/CodeSystem/flowsheet|CONTRACEPTION'))[0];
   await obs('http://loinc.org|2571-8,http://loinc.org|24331-1');
   await obs('http://loinc.org|1742-6');
+  const phq = (await obs('http://loinc.org|44261-6'))[0]?.valueQuantity?.value ?? 0;
   const pregnancyCapable = p.gender === 'female';
   const stale = pregnancyCapable && (!tests[0] || Date.parse(now) - Date.parse(tests[0].effectiveDateTime!) > 7 * DAY);
   const oneForm = pregnancyCapable && (contra?.component?.length ?? 0) < 2;
@@ -31,7 +32,11 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
     lines.push('Pregnancy test older than 7 days: repeat ordered; prescription on hold until negative.');
   }
   if (oneForm) lines.push('Only one contraceptive method documented this month: prescription on hold until two forms are in place.');
-  if (!stale && !oneForm) {
+  if (phq >= 15) {
+    await http.create({ resourceType: 'ServiceRequest', status: 'active', intent: 'order', subject, authoredOn: now, code: { text: 'Psychiatry consult - depressive symptoms on isotretinoin' } });
+    lines.push(`PHQ-9 ${phq}: depressive symptoms - prescription on hold, psychiatry consult requested.`);
+  }
+  if (!stale && !oneForm && phq < 15) {
     const mg = Math.max(20, Math.round((0.5 * kg) / 20) * 20);
     await http.create({ resourceType: 'MedicationRequest', status: 'active', intent: 'order', subject, authoredOn: now,
       medicationCodeableConcept: { text: 'isotretinoin 20 mg capsule' },

@@ -24,8 +24,8 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
   const years = (Date.parse(now) - start) / Y;
   const risks = [perKg > 5 && 'dose > 5 mg/kg', gfr !== undefined && gfr < 60 && `eGFR ${gfr}`, active.some((o) => /tamoxifen/i.test(o.medicationCodeableConcept?.text ?? '')) && 'tamoxifen',
     cond.some((c) => /macular|maculopathy/i.test(c.code?.text ?? '')) && 'maculopathy'].filter(Boolean);
-  const monthsSince = (Date.parse(now) - Date.parse(procs[0].performedDateTime!)) / (Y / 12);
-  const due = (years > 5 || risks.length > 0) && monthsSince >= 12;
+  const monthsSince = procs[0] ? (Date.parse(now) - Date.parse(procs[0].performedDateTime!)) / (Y / 12) : Infinity;
+  const due = !procs[0] || ((years > 5 || risks.length > 0) && monthsSince >= 12);
   const subject = { reference: `Patient/${patient}` };
   if (perKg > 5) {
     await http.request('PUT', `MedicationRequest/${hcq.id}`, { ...hcq, medicationCodeableConcept: { text: 'hydroxychloroquine 300 mg tablet' },

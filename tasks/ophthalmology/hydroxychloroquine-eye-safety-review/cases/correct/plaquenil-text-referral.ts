@@ -1,7 +1,7 @@
 // Brand and text only: an excessive dose becomes "Plaquenil 200 mg daily" (no code) and the old order is cancelled by
 // a PUT; due screening is a text-only ophthalmology referral; the answer is JSON.
 import type { CaseContext } from '../../../../../contracts/case-http.ts';
-import type { MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
+import type { Condition, MedicationRequest, Observation, Procedure } from '@medplum/fhirtypes';
 
 export const description = 'Plaquenil 200 mg daily by text; old order cancelled by PUT; text ophthalmology referral; JSON answer';
 const DAY = 86_400_000;
@@ -18,9 +18,10 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
   const mgkg = Math.round((mgDay / kg) * 100) / 100;
   const startedDays = (Date.parse(now) - Math.min(...hcq.map((o) => Date.parse(o.authoredOn!)))) / DAY;
   const exams = await http.search<Procedure>('Procedure', { patient, _sort: '-date' });
-  const lastDays = (Date.parse(now) - Date.parse(exams[0].performedDateTime!)) / DAY;
-  const majorRisk = mgkg > 5 || tamoxifen || (gfrs[0]?.valueQuantity?.value ?? 99) < 60;
-  const due = (startedDays > 5 * 365 || majorRisk) && lastDays > 365;
+  const lastDays = exams[0] ? (Date.parse(now) - Date.parse(exams[0].performedDateTime!)) / DAY : Infinity;
+  const macular = (await http.search<Condition>('Condition', { patient })).some((c) => /macular|maculopathy/i.test(c.code?.text ?? ''));
+  const majorRisk = mgkg > 5 || tamoxifen || macular || (gfrs[0]?.valueQuantity?.value ?? 99) < 60;
+  const due = !exams[0] || ((startedDays > 5 * 365 || majorRisk) && lastDays > 365);
   const subject = { reference: `Patient/${patient}` };
   let dose = `continue ${mgDay} mg/day`;
   if (mgkg > 5) {
