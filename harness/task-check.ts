@@ -32,7 +32,11 @@ export interface TaskCheckReport {
   variants: string[];
   problems: string[];
   /** Per variant: the oracle's write count and how many mutations were caught. */
-  details: { variant: string; oracleWrites: number; oracleRequests: number; mutationsCaught: number }[];
+  details: {
+    variant: string; oracleWrites: number; oracleRequests: number; mutationsCaught: number;
+    /** What the oracle did on this variant, as a comparable key (decisionKey); variants with different keys decided differently. */
+    decision: string;
+  }[];
   cases: CaseResult[];
   /** Set when a patient task has fewer case agents than REQUIRED_CASES (reported; not yet a failure). */
   missingCases?: string;
@@ -77,7 +81,7 @@ export async function checkTask(taskId: string, gym: GymClient, options: { tasks
       if (!alt.result.pass) report.problems.push(`[${variant}] alternative solution '${name}' fails: ${failing(alt.result.verdicts)}`);
     }
     const writes = sink.outcome?.writes ?? [];
-    const detail = { variant, oracleWrites: writes.length, oracleRequests: oracle.result.toolCalls, mutationsCaught: 0 };
+    const detail = { variant, oracleWrites: writes.length, oracleRequests: oracle.result.toolCalls, mutationsCaught: 0, decision: decisionKey(writes) };
     report.details.push(detail);
 
     const nothing = await runEpisode({ task, variant, trial: 1, agent: nullAgent, gym });
@@ -146,20 +150,40 @@ export function formatCheckReport(report: TaskCheckReport): string {
 }
 
 /** Per task: variants, oracle calls, and what its case suites proved (the table bench/RESULTS.md quotes). */
+/**
+ * What the oracle did on one variant, as a key: each performed write's interaction, type, status and coded concept
+ * (the drug ordered or stopped, the test ordered), sorted. A lower bound on "distinct decisions across variants": two
+ * variants whose answers differ but whose writes agree count as one.
+ */
+export function decisionKey(writes: OracleOutcome['writes']): string {
+  const conceptOf = (body: Record<string, unknown>): string => {
+    const concept = (body.medicationCodeableConcept ?? body.code ?? body.type) as { coding?: { code?: string }[]; text?: string } | undefined;
+    return concept?.coding?.[0]?.code ?? concept?.text?.toLowerCase() ?? '';
+  };
+  return writes.filter((w) => !w.skipped).map((w) => {
+    const body = (w.body ?? {}) as Record<string, unknown>;
+    return [w.kind, w.resourceType, typeof body.status === 'string' ? body.status : '', conceptOf(body)].join(' ');
+  }).sort().join('; ');
+}
+
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
+};
+
 export function caseSuiteTable(reports: TaskCheckReport[]): string {
   const rows = reports.map((r) => {
     const correct = r.cases.filter((c) => c.kind === 'correct');
     const wrong = r.cases.filter((c) => c.kind === 'wrong');
-    const calls = r.details.map((d) => d.oracleRequests).sort((a, b) => a - b);
-    const median = calls.length ? calls[Math.floor(calls.length / 2)] : 0;
-    return `| ${r.task} | ${r.ok ? 'ok' : 'FAIL'} | ${r.variants.length} | ${median} | ${correct.filter((c) => c.ok).length}/${correct.length} | ${wrong.filter((c) => c.ok).length}/${wrong.length} | ${r.missingCases ?? ''} |`;
+    const decisions = new Set(r.details.map((d) => d.decision)).size;
+    return `| ${r.task} | ${r.ok ? 'ok' : 'FAIL'} | ${r.variants.length} | ${decisions} | ${median(r.details.map((d) => d.oracleRequests))} | ${median(r.details.map((d) => d.oracleWrites))} | ${correct.filter((c) => c.ok).length}/${correct.length} | ${wrong.filter((c) => c.ok).length}/${wrong.length} | ${r.missingCases ?? ''} |`;
   });
   const all = reports.flatMap((r) => r.cases);
   const total = (kind: CaseKind) => `${all.filter((c) => c.kind === kind && c.ok).length}/${all.filter((c) => c.kind === kind).length}`;
   return [
-    '| task | check | variants | oracle calls (median) | correct cases passed | wrong cases caught | suite short of 3+3 |',
-    '|---|---|---|---|---|---|---|',
+    '| task | check | variants | distinct oracle decisions | oracle calls (median) | oracle writes (median) | correct cases passed | wrong cases caught | suite short of 3+3 |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
-    `| **all ${reports.length}** | ${reports.filter((r) => r.ok).length} ok | ${reports.reduce((n, r) => n + r.variants.length, 0)} | | ${total('correct')} | ${total('wrong')} | ${reports.filter((r) => r.missingCases).length} short |`,
+    `| **all ${reports.length}** | ${reports.filter((r) => r.ok).length} ok | ${reports.reduce((n, r) => n + r.variants.length, 0)} | | | | ${total('correct')} | ${total('wrong')} | ${reports.filter((r) => r.missingCases).length} short |`,
   ].join('\n');
 }

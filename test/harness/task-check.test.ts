@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkTask } from '../../harness/task-check.ts';
+import { caseSuiteTable, checkTask, decisionKey } from '../../harness/task-check.ts';
 import { GymClient } from '../../harness/gym-client.ts';
 import { startBenchServer } from '../../harness/server.ts';
 import { selectTaskIds } from '../../harness/task-loader.ts';
@@ -23,6 +23,24 @@ t.test('every example task passes task check', async (t) => {
     t.ok(report.ok, `${id}: ${report.problems.join('\n')}`);
     t.ok(report.variants.length >= 2, `${id} has fixture variants`);
   }
+});
+
+t.test('decisionKey: what the oracle did, comparable across variants', async (t) => {
+  const order = (status: string, code: string) => ({ kind: 'create' as const, resourceType: 'MedicationRequest', body: { status, medicationCodeableConcept: { coding: [{ code }] } }, skipped: false });
+  const note = { kind: 'create' as const, resourceType: 'DocumentReference', body: { status: 'current', type: { coding: [{ code: '11488-4' }] } }, skipped: false };
+  const stop = { kind: 'update' as const, resourceType: 'MedicationRequest', id: 'm1', body: { status: 'stopped', medicationCodeableConcept: { coding: [{ code: '29046' }] } }, skipped: false };
+  t.equal(decisionKey([note, order('active', '29046')]), decisionKey([order('active', '29046'), note]), 'the order of writes does not matter');
+  t.not(decisionKey([note, order('active', '29046')]), decisionKey([note, stop]), 'starting a drug and stopping it differ');
+  t.not(decisionKey([note, order('active', '29046')]), decisionKey([note, order('active', '3827')]), 'two drugs differ');
+  t.equal(decisionKey([note, { ...order('active', '29046'), skipped: true }]), decisionKey([note]), 'a skipped write was not done');
+});
+
+t.test('caseSuiteTable: variants, distinct decisions, median oracle calls and writes per task', async (t) => {
+  const report = await checkTask('nephrology/hyperkalemia-ace-inhibitor', gym, { tasksDir: FIXTURE_TASKS, mutation: false });
+  const row = caseSuiteTable([report]).split('\n').find((line) => line.startsWith('| nephrology/'))!.split('|').map((c) => c.trim());
+  const decisions = new Set(report.details.map((d) => d.decision)).size;
+  t.same(row.slice(1, 5), [ID, 'ok', String(report.variants.length), String(decisions)]);
+  t.ok(decisions >= 1 && decisions <= report.variants.length);
 });
 
 t.test('the hyperkalemia binding excludes the patient whose old potassium was high but latest is normal', async (t) => {
