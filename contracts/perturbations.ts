@@ -78,3 +78,11 @@ export function definite(request: PerturbationRequest): Perturbations {
     ...(kinds.length > 0 ? { noise: { kinds, added: {} } } : {}),
   };
 }
+
+/**
+ * An episode's perturbation seed from a run's seed and the episode (task, variant, trial): deterministic, but not the
+ * same fault pattern and paraphrase in every session of a run.
+ */
+export function episodeSeed(seed: number, ...episode: (string | number)[]): number {
+  return createHash('sha256').update(`${seed}:${episode.join(':')}`).digest().readUInt32BE(0) % 2 ** 31;
+}

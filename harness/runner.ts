@@ -13,7 +13,7 @@ import type { GymClient } from './gym-client.ts';
 import type { RunProvenance } from './provenance.ts';
 import type { EpisodeResult, Price } from './types.ts';
 import type { Task } from '../contracts/task.ts';
-import type { PerturbationRequest } from '../contracts/perturbations.ts';
+import { episodeSeed, type PerturbationRequest } from '../contracts/perturbations.ts';
 
 export interface RunOptions {
   tasks: Task[];
@@ -33,7 +33,10 @@ export interface RunOptions {
   settings?: Record<string, unknown>;
   /** Only the variants of this split (contracts/splits.ts); tasks without one are left out, not problems. */
   split?: SplitFilter;
-  /** Every episode's session perturbed so (server/gym/perturbations.ts); recorded with each episode. */
+  /**
+   * Every episode's session perturbed so (server/gym/perturbations.ts), its seed drawn per episode from this one
+   * (contracts/perturbations.ts episodeSeed); recorded with each episode.
+   */
   perturbations?: PerturbationRequest;
   /** The variants to run per task (another run's `variants`), instead of finding them. */
   variants?: Record<string, string[]>;
@@ -93,7 +96,7 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
   const episodes = await pool(jobs, options.concurrency, async (job) => {
     const { result } = await runEpisode({
       ...job, agent: options.agent, gym: options.gym, ...(options.provenance ? { provenance: options.provenance } : {}), ...(options.price ? { price: options.price } : {}),
-      ...(options.perturbations ? { perturbations: options.perturbations } : {}),
+      ...(options.perturbations ? { perturbations: { ...options.perturbations, seed: episodeSeed(options.perturbations.seed ?? 0, job.task.spec.id, job.variant, job.trial) } } : {}),
     });
     if (result.pass) passed++;
     done++;

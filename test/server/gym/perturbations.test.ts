@@ -4,7 +4,7 @@
 // under it, and `ehr-gym run --perturb` reports the score drop against a clean run of the same variants.
 import t from 'tap';
 import type { Bundle } from '@medplum/fhirtypes';
-import { perturbationKinds } from '../../../contracts/perturbations.ts';
+import { episodeSeed, perturbationKinds } from '../../../contracts/perturbations.ts';
 import { perturbKinds } from '../../../harness/cli.ts';
 import { GymClient } from '../../../harness/gym-client.ts';
 import { oracleAgent } from '../../../harness/agents/oracle.ts';
@@ -120,7 +120,7 @@ t.test('the oracle passes every variant of the fixture tasks under chart noise a
     t.equal(run.summary.pass1, 1, `seed ${seed}: the oracle passes all ${run.episodes.length} episodes`);
     t.equal(run.episodes.length, 4);
     const hk = run.episodes.find((e) => e.task === HK)!;
-    t.equal(hk.perturbations?.seed, seed);
+    t.equal(hk.perturbations?.seed, episodeSeed(seed, HK, hk.variant, 1), 'the episode\'s seed, drawn from the run\'s');
     t.ok(hk.perturbations?.noise?.added['entered-in-error']?.length, 'the noise is in the episode record');
   }
 });
