@@ -20,7 +20,6 @@ export const PLANTED_ERROR_SYSTEM = 'http://ehr-gym.example/fhir/CodeSystem/plan
 /** The kinds of planted error the generator may write, by tag code. */
 export const PLANTED_ERRORS = {
   'duplicate-order': 'The same ingredient ordered twice by different prescribers, both orders active (reconciliation trap).',
-  'therapy-clash': 'Two drugs of a class that must not be combined (ACE inhibitor with ARB, two beta blockers) active together.',
 } as const;
 export type PlantedError = keyof typeof PLANTED_ERRORS;
 

@@ -23,4 +23,8 @@ t.test('the card counts patients, resources per type and prevalence by band and 
   // Hypertension: 2 of 2 women 45-64; 2 of 3 adults overall; published figure beside it.
   t.match(card, /\| Hypertension \| - \| 0\.0% \| - \| - \| 100\.0% \| - \| - \| 0\.0% \| 66\.7% \| 47\.0%/);
   t.match(card, /\| Asthma \| - \| 100\.0% \|/);
+  // Each patient's chart goes through the coherence rules; the card reports each rule's counts.
+  t.same(s.coherence['same-day-labs'], { checked: 0, violations: 0, labelled: 0 });
+  t.match(card, /## Clinical coherence/);
+  t.match(card, /\| No contradictory results of one analyte within 24 hours \| 0 \| 0 \| 0 \| 0 \|/);
 });
