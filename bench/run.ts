@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Run order. */
-const SECTIONS = ['core', 'search', 'seed', 'sessions', 'scale', 'terminology', 'views', 'documentation', 'grading', 'soak'];
+const SECTIONS = ['core', 'search', 'seed', 'sessions', 'scale', 'terminology', 'views', 'documentation', 'grading', 'robustness', 'soak'];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsPath = join(here, 'RESULTS.md');
