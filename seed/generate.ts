@@ -5,6 +5,7 @@ import { Chart } from './chart.ts';
 import { DEFAULT_MESS, type MessRates } from './mess.ts';
 import { MODULES, ONSET_ORDER } from './modules/index.ts';
 import { buildPatient } from './patient.ts';
+import { Rng } from './random.ts';
 import { buildStaff, type Staff } from './staff.ts';
 import { DEFAULT_REFERENCE_DATE } from './time.ts';
 
@@ -40,10 +41,11 @@ export function generatePatient(index: number, staff: Staff, options: Population
     const onset = module.onset(chart, planned);
     if (onset !== undefined && onset <= reference) planned.set(module.key, onset);
   }
-  // Every disease acts on the one physiology before any module draws a result from it.
+  // Every disease acts on the one physiology before any module draws a result from it (own stream: see physiology).
+  const physiologyRng = new Rng(`${options.seed}/physiology/${index}`);
   for (const module of MODULES) {
     const onset = planned.get(module.key);
-    if (onset !== undefined) module.physiology?.(chart, onset);
+    if (onset !== undefined) module.physiology?.(chart, onset, physiologyRng);
   }
   for (const module of MODULES) {
     const onset = planned.get(module.key);

@@ -9,9 +9,9 @@ export const anemia = simpleChronic({
   // NHANES: iron-deficiency anemia ~3-5% of women of reproductive age, ~1-2% of men and older adults.
   prevalence: (c) => byAge(c.age, [c.female ? 0.05 : 0.01, c.female ? 0.03 : 0.015, 0.03]), minAge: 14, maxYears: 3,
   drugs: [DRUGS.ferrousSulfate], monitor: ['CBC', 'FERR'], followUpMonths: 3, resolvesAfterYears: 1,
-  effects: (c, onset) => {
+  effects: (c, onset, rng) => {
     // Hemoglobin falls over months before diagnosis and recovers over ~3 months of iron.
-    const drop = c.rng.between(2.5, 4);
+    const drop = rng.between(2.5, 4);
     const level = (t: number) => t < onset - 0.5 * YEAR ? 0 : t < onset ? drop * ((t - (onset - 0.5 * YEAR)) / (0.5 * YEAR)) : Math.max(0, drop * (1 - (t - onset) / (120 * DAY)));
     c.modify('HGB', (t, v) => v - level(t));
     c.modify('MCV', (t, v) => v - level(t) * 4);

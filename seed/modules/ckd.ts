@@ -14,9 +14,9 @@ export const ckd: ClinicalModule = {
   key: 'ckd', title: 'Chronic kidney disease', specialty: 'nephrology', condition: { icd: 'N18.31', snomed: '433144002', text: 'Chronic kidney disease stage 3' },
   // CKD stage 3-4 (USRDS/CDC CKD surveillance: ~6% of adults, 65+ ~ 20%); diabetes and hypertension double the risk.
   onset: (chart, planned) => chronicOnset(chart, byAge(chart.age, [0.004, 0.035, 0.11]) * (planned.has('diabetes') ? 2 : 1) * (planned.has('hypertension') ? 1.6 : 1), 35, 10),
-  physiology(chart, onset) {
-    const atDx = chart.rng.between(42, 56);
-    const slope = chart.rng.between(1.5, 4.5); // mL/min/1.73m2 lost per year
+  physiology(chart, onset, rng) {
+    const atDx = rng.between(42, 56);
+    const slope = rng.between(1.5, 4.5); // mL/min/1.73m2 lost per year
     chart.modify('EGFR', (t, v) => {
       const before = onset - 2 * YEAR;
       if (t < before) return v;

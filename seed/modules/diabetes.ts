@@ -16,9 +16,9 @@ export const diabetes: ClinicalModule = {
   key: 'diabetes', title: 'Type 2 diabetes', specialty: 'endocrinology', condition: DIABETES,
   // Diagnosed diabetes (CDC National Diabetes Statistics Report 2023: 18-44 ~3%, 45-64 ~15%, 65+ ~24%); obesity x2.
   onset: (chart) => chronicOnset(chart, byAge(chart.age, [0.025, 0.13, 0.21]) * (chart.bmi > 30 ? 1.6 : 0.7), 25, 15),
-  physiology(chart, onset) {
-    const untreated = chart.rng.between(7.0, 9.5);
-    const drift = chart.rng.between(0.1, 0.3); // A1c creeps up per year of disease
+  physiology(chart, onset, rng) {
+    const untreated = rng.between(7.0, 9.5);
+    const drift = rng.between(0.1, 0.3); // A1c creeps up per year of disease
     // Prediabetes ramp for 3 years, then the untreated level; each glucose-lowering drug takes its share off.
     chart.modify('A1C', (t, v) => {
       if (t < onset - 3 * YEAR) return v;

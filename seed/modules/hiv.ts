@@ -9,11 +9,11 @@ export const hiv = simpleChronic({
   // CDC: ~1.2 million people with HIV (~0.4%), men ~4x.
   prevalence: (c) => byAge(c.age, [0.004, 0.006, 0.003]) * (c.female ? 0.4 : 1.6), minAge: 18, maxYears: 15,
   drugs: [DRUGS.dolutegravir], monitor: ['CBC', 'CMP', 'HIVVL', 'CD4'], followUpMonths: 6,
-  effects: (c, onset) => {
+  effects: (c, onset, rng) => {
     // Untreated: viraemia of 10^4-10^5.5 copies/mL and a depleted CD4 count; antiretroviral therapy suppresses the
     // virus within about 3 months (DHHS 2024: the goal) and CD4 recovers by ~100/uL a year.
-    const setPoint = 10 ** c.rng.between(4, 5.5);
-    const nadir = c.rng.between(150, 450);
+    const setPoint = 10 ** rng.between(4, 5.5);
+    const nadir = rng.between(150, 450);
     const art = (t: number) => c.activeCourse('1433868', t);
     c.modify('HIVVL', (t, v) => {
       if (t < onset - 0.5 * YEAR) return v;

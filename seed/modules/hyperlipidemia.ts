@@ -10,8 +10,8 @@ export const hyperlipidemia: ClinicalModule = {
   key: 'hyperlipidemia', title: 'Hyperlipidemia', specialty: 'primaryCare', condition: HYPERLIPIDEMIA,
   // Diagnosed high cholesterol (CDC: ~28% of adults told they have high cholesterol; rises with age).
   onset: (chart, planned) => chronicOnset(chart, byAge(chart.age, [0.1, 0.33, 0.48]) * (planned.has('diabetes') ? 1.5 : 1), 25, 15),
-  physiology(chart, onset) {
-    const excess = chart.rng.between(45, 90);
+  physiology(chart, onset, rng) {
+    const excess = rng.between(45, 90);
     chart.modify('LDL', (t, v) => (t >= onset - 2 * YEAR ? v + excess : v));
     chart.modify('CHOL', (t, v) => (t >= onset - 2 * YEAR ? v + excess * 1.1 : v));
     chart.modify('TRIG', (t, v) => (t >= onset - 2 * YEAR ? v + 40 : v));

@@ -3,6 +3,7 @@
 // shared chart. Modules run in a fixed order; later ones see earlier ones' conditions, medications and lab physiology.
 import type { Chart, ConditionSpec, Drug, MedCourse, Visit } from '../chart.ts';
 import type { LabKey, PanelKey } from '../codes/labs.ts';
+import type { Rng } from '../random.ts';
 import type { Specialty } from '../staff.ts';
 import { DAY, YEAR } from '../time.ts';
 
@@ -17,9 +18,10 @@ export interface ClinicalModule {
   /**
    * Phase 1b (every module with an onset, before any runs): register what the disease does to the body (lab and
    * vital modifiers). Every result any module draws then reads one physiology, whatever order modules run in, so two
-   * panels the same day agree.
+   * panels the same day agree. Its draws come from `rng`, a stream of their own, so adding or moving an effect
+   * leaves every other module's chart as it was.
    */
-  physiology?(chart: Chart, onset: number): void;
+  physiology?(chart: Chart, onset: number, rng: Rng): void;
   /** Phase 2: write the chart. */
   run(chart: Chart, onset: number): void;
 }
@@ -85,7 +87,7 @@ export interface SimpleChronicSpec {
   /** Extra work at diagnosis (imaging, procedures). */
   workup?(chart: Chart, visit: Visit): void;
   /** Lab physiology the disease or its treatment changes (registered in the physiology phase). */
-  effects?(chart: Chart, onset: number): void;
+  effects?(chart: Chart, onset: number, rng: Rng): void;
   plan: string[];
   /** Condition resolves after this many years (e.g. pregnancy). */
   resolvesAfterYears?: number;
