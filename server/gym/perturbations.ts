@@ -18,7 +18,6 @@ import { parseQueryString, splitTarget, type ServerContext } from '../fhir-reque
 import { route } from '../router.ts';
 import { drawFraction, type NoiseKind, type Perturbations } from '../../contracts/perturbations.ts';
 
-
 /** The paraphrase the seed picks (index into the task's list), or null for none. */
 export function pickParaphrase(seed: number, count: number): number | null {
   return count === 0 ? null : Math.floor(drawFraction(seed, 'paraphrase') * count);
