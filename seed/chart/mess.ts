@@ -9,6 +9,14 @@ import type { Rng } from '../random.ts';
 import { cc } from './fhir-values.ts';
 import type { Drug } from './types.ts';
 
+/** What the mess does to one stored result (ChartMess.resultFate). */
+export interface ResultFate {
+  noValue: boolean;
+  duplicateId?: string;
+  enteredInErrorId?: string;
+  corrected?: boolean;
+}
+
 export class ChartMess {
   constructor(private readonly rng: Rng, readonly rates: MessRates) {}
 
@@ -40,25 +48,31 @@ export class ChartMess {
     return !!def.alt && this.rng.chance(this.rates.unitVariant);
   }
 
-  /** A result without a value: the specimen could not be resulted (dataAbsentReason instead). */
-  dropValue(obs: Observation, reliable: boolean): void {
-    if (!reliable && this.rng.chance(this.rates.missingValue)) {
+  /**
+   * A result's fate, decided when it is ordered (the value may be drawn later): no value (the specimen could not be
+   * resulted), stored twice, a wrong value entered in error beside it, or the result marked corrected. The copies'
+   * ids are taken now.
+   */
+  resultFate(reliable: boolean, newId: () => string): ResultFate {
+    const fate: ResultFate = { noValue: !reliable && this.rng.chance(this.rates.missingValue) };
+    if (!reliable && this.rng.chance(this.rates.duplicate)) fate.duplicateId = newId();
+    if (!reliable && this.rng.chance(this.rates.enteredInError)) fate.enteredInErrorId = newId();
+    else if (!reliable && this.rng.chance(this.rates.corrected)) fate.corrected = true;
+    return fate;
+  }
+
+  /** Apply a result's fate to it; returns the extra copies to store after it (`wrongValue` for the one in error). */
+  applyFate(obs: Observation, fate: ResultFate, wrongValue: Quantity): Observation[] {
+    if (fate.noValue) {
       delete obs.valueQuantity;
       delete obs.interpretation;
       obs.dataAbsentReason = cc(HL7.dataAbsentReason, 'error', 'Specimen hemolyzed');
     }
-  }
-
-  /**
-   * What happens to a stored result afterwards: stored twice, a wrong value (`wrongValue`) entered in error beside
-   * it, or the result itself marked corrected. Returns the extra copies to store after it.
-   */
-  afterStored(obs: Observation, reliable: boolean, wrongValue: Quantity, newId: () => string): Observation[] {
     const copies: Observation[] = [];
-    if (!reliable && this.rng.chance(this.rates.duplicate)) copies.push({ ...obs, id: newId() });
-    if (!reliable && this.rng.chance(this.rates.enteredInError)) {
-      copies.push({ ...obs, id: newId(), status: 'entered-in-error', valueQuantity: wrongValue, note: [{ text: 'Result entered on wrong patient; see corrected result.' }] });
-    } else if (!reliable && this.rng.chance(this.rates.corrected)) {
+    if (fate.duplicateId) copies.push({ ...obs, id: fate.duplicateId });
+    if (fate.enteredInErrorId) {
+      copies.push({ ...obs, id: fate.enteredInErrorId, status: 'entered-in-error', valueQuantity: wrongValue, note: [{ text: 'Result entered on wrong patient; see corrected result.' }] });
+    } else if (fate.corrected) {
       obs.status = 'corrected';
       obs.note = [{ text: 'Corrected result: reference range updated by the laboratory.' }];
     }

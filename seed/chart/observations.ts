@@ -24,55 +24,89 @@ const reserveSlot = (visit: Visit): number => visit.results.push('') - 1;
 
 /** One lab result. `reliable` results are never degraded by the mess (diagnostic evidence the tests rely on). */
 export function lab(chart: ChartState, visit: Visit, key: LabKey, options: LabOptions = {}): Observation | undefined {
+  return orderLab(chart, visit, key, options).write();
+}
+
+/** A result ordered (its draws taken) and not yet written. */
+interface OrderedLab {
+  /** False when the result will live only in the note (no Observation). */
+  stored: boolean;
+  write(): Observation | undefined;
+}
+
+/**
+ * Order one lab result: every random draw is taken now, in the order a result drawn on the spot takes them (the
+ * physiology's noise, the mess's coding, unit, time zone and fate, the ids), so deferring a result changes its value
+ * (read from the finished chart) and nothing else.
+ */
+function orderLab(chart: ChartState, visit: Visit, key: LabKey, options: LabOptions): OrderedLab {
   const def: LabDef = LABS[key];
   const t = options.at ?? visit.start + 20 * MINUTE;
-  let value = round(options.value ?? chart.measure(key, t), def.decimals);
-  if (key !== 'EGFR' && def.low !== undefined && value < 0) value = 0;
-  value = Math.max(value, 0);
+  let noise = 0;
+  if (options.value === undefined) {
+    chart.expected(key, t); // draws the baselines and modifier draws it depends on, as a measurement now would
+    noise = chart.noise(key);
+  }
+  const measured = (): number => {
+    let value = round(options.value ?? chart.expected(key, t) + noise, def.decimals);
+    if (key !== 'EGFR' && def.low !== undefined && value < 0) value = 0;
+    return Math.max(value, 0);
+  };
+  const display = (value: number): string => {
+    const flag = interpret(def, value, chart.female);
+    return `${FLOWSHEET.concepts[def.local]} ${value} ${UCUM.concepts[def.unit]}${flag !== 'N' ? ` (${flag})` : ''}`;
+  };
   const mess = chart.mess;
   const reliable = options.reliable ?? false;
-  const flag = interpret(def, value, chart.female);
-  const display = `${FLOWSHEET.concepts[def.local]} ${value} ${UCUM.concepts[def.unit]}${flag !== 'N' ? ` (${flag})` : ''}`;
   if (mess.onlyInNote(reliable)) {
-    writeResult(visit, `${display} (outside lab, not in flowsheet)`, options.slot);
-    return undefined;
+    return {
+      stored: false,
+      write: () => {
+        writeResult(visit, `${display(measured())} (outside lab, not in flowsheet)`, options.slot);
+        return undefined;
+      },
+    };
   }
-  writeResult(visit, display, options.slot);
   const coding = mess.labCoding(def, reliable);
   const useAlt = mess.alternativeUnit(def);
-  const unit = useAlt ? def.alt!.unit : def.unit;
-  const decimals = useAlt ? def.alt!.decimals : def.decimals;
-  // The alternative unit's value through the one conversion graders also use (molar masses in the analyte table).
-  const reported = (v: number): number => {
-    if (!useAlt) return v;
-    const converted = convertValue(v, def.unit, unit, [def.loinc]);
-    if (converted === undefined) throw new Error(`no conversion of ${def.key} from ${def.unit} to ${unit}`);
-    return round(converted, decimals);
-  };
-  const shown = reported(value);
-  const low = chart.female && def.female ? def.female.low : def.low;
-  const high = chart.female && def.female ? def.female.high : def.high;
-  const range: NonNullable<Observation['referenceRange']>[number] = {};
-  if (low !== undefined) range.low = quantity(useAlt ? reported(low) : round(low, def.decimals), unit);
-  if (high !== undefined) range.high = quantity(useAlt ? reported(high) : round(high, def.decimals), unit);
-  const obs: Observation = {
-    resourceType: 'Observation', id: chart.newId('obs'), status: 'final',
-    category: [cc(HL7.observationCategory, 'laboratory')],
-    code: { coding, text: FLOWSHEET.concepts[def.local] },
-    subject: ref('Patient', chart.patientId),
-    encounter: ref('Encounter', visit.id),
-    effectiveDateTime: chart.instant(t),
-    issued: formatInstant(t + 6 * HOUR),
-    performer: [ref('Organization', chart.ctx.staff.healthSystemId)],
-    valueQuantity: quantity(shown, unit),
-    interpretation: [cc(HL7.interpretation, flag)],
-    referenceRange: [range],
-  };
-  mess.dropValue(obs, reliable);
-  chart.resources.push(obs);
-  const wrongValue = quantity(round(shown * 1.8, def.decimals), unit);
-  chart.resources.push(...mess.afterStored(obs, reliable, wrongValue, () => chart.newId('obs')));
-  return obs;
+  const id = chart.newId('obs');
+  const effective = chart.instant(t);
+  const fate = mess.resultFate(reliable, () => chart.newId('obs'));
+  return { stored: true, write: () => {
+    const value = measured();
+    writeResult(visit, display(value), options.slot);
+    const unit = useAlt ? def.alt!.unit : def.unit;
+    const decimals = useAlt ? def.alt!.decimals : def.decimals;
+    // The alternative unit's value through the one conversion graders also use (molar masses in the analyte table).
+    const reported = (v: number): number => {
+      if (!useAlt) return v;
+      const converted = convertValue(v, def.unit, unit, [def.loinc]);
+      if (converted === undefined) throw new Error(`no conversion of ${def.key} from ${def.unit} to ${unit}`);
+      return round(converted, decimals);
+    };
+    const shown = reported(value);
+    const low = chart.female && def.female ? def.female.low : def.low;
+    const high = chart.female && def.female ? def.female.high : def.high;
+    const range: NonNullable<Observation['referenceRange']>[number] = {};
+    if (low !== undefined) range.low = quantity(useAlt ? reported(low) : round(low, def.decimals), unit);
+    if (high !== undefined) range.high = quantity(useAlt ? reported(high) : round(high, def.decimals), unit);
+    const obs: Observation = {
+      resourceType: 'Observation', id, status: 'final',
+      category: [cc(HL7.observationCategory, 'laboratory')],
+      code: { coding, text: FLOWSHEET.concepts[def.local] },
+      subject: ref('Patient', chart.patientId),
+      encounter: ref('Encounter', visit.id),
+      effectiveDateTime: effective,
+      issued: formatInstant(t + 6 * HOUR),
+      performer: [ref('Organization', chart.ctx.staff.healthSystemId)],
+      valueQuantity: quantity(shown, unit),
+      interpretation: [cc(HL7.interpretation, interpret(def, value, chart.female))],
+      referenceRange: [range],
+    };
+    const copies = mess.applyFate(obs, fate, quantity(round(shown * 1.8, def.decimals), unit));
+    chart.resources.push(obs, ...copies);
+    return obs;
+  } };
 }
 
 function writeResult(visit: Visit, text: string, slot: number | undefined): void {
@@ -80,20 +114,26 @@ function writeResult(visit: Visit, text: string, slot: number | undefined): void
   else visit.results[slot] = text;
 }
 
-/** A lab panel, drawn from the finished chart (deferred: see ChartState.defer). */
+/** A lab panel, written from the finished chart (deferred: see ChartState.defer). */
 export function panel(chart: ChartState, visit: Visit, key: PanelKey, options: { reliable?: boolean } = {}): void {
   const slots = PANELS[key].labs.map(() => reserveSlot(visit));
-  chart.defer(() => panelNow(chart, visit, key, { ...options, slots }));
+  const write = orderPanel(chart, visit, key, { ...options, slots });
+  chart.defer(() => write());
 }
 
-/** A single-test order with its report, drawn from the finished chart (deferred: see ChartState.defer). */
+/** A single-test order with its report, written from the finished chart (deferred: see ChartState.defer). */
 export function deferredTest(chart: ChartState, visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean } = {}): void {
-  const slot = reserveSlot(visit);
-  chart.defer(() => singleTest(chart, visit, key, { ...options, slot }));
+  const write = orderTest(chart, visit, key, { ...options, slot: reserveSlot(visit) });
+  chart.defer(() => write());
 }
 
-/** A lab panel: ServiceRequest (order) -> Observations -> DiagnosticReport that references them. */
-function panelNow(chart: ChartState, visit: Visit, key: PanelKey, options: { reliable?: boolean; slots: number[] }): Observation[] {
+/** A single-test order with its report (A1c, TSH, INR ...), drawn now: for a module that decides on its value. */
+export function singleTest(chart: ChartState, visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean } = {}): Observation | undefined {
+  return orderTest(chart, visit, key, options)();
+}
+
+/** A lab panel: ServiceRequest (order, now) -> Observations -> DiagnosticReport that references them (when written). */
+function orderPanel(chart: ChartState, visit: Visit, key: PanelKey, options: { reliable?: boolean; slots: number[] }): () => Observation[] {
   const def = PANELS[key];
   const t = visit.start + 20 * MINUTE;
   const orderId = chart.newId('sr');
@@ -105,23 +145,27 @@ function panelNow(chart: ChartState, visit: Visit, key: PanelKey, options: { rel
     authoredOn: chart.instant(visit.start), occurrenceDateTime: chart.instant(t),
     requester: ref('Practitioner', visit.clinician.practitionerId),
   } satisfies ServiceRequest);
-  const results = def.labs.map((labKey, i) => lab(chart, visit, labKey, { reliable: options.reliable, at: t, slot: options.slots[i] })).filter((o): o is Observation => !!o);
-  if (results.length === 0) return results;
-  chart.resources.push({
-    resourceType: 'DiagnosticReport', id: chart.newId('dr'), status: 'final',
-    basedOn: [ref('ServiceRequest', orderId)],
-    category: [cc(HL7.diagnosticService, 'LAB'), cc(HL7.diagnosticService, def.service)],
-    code: cc(LOINC, def.loinc),
-    subject: ref('Patient', chart.patientId), encounter: ref('Encounter', visit.id),
-    effectiveDateTime: chart.instant(t), issued: formatInstant(t + 6 * HOUR),
-    performer: [ref('Organization', chart.ctx.staff.healthSystemId)],
-    result: results.map((o) => ref('Observation', o.id!)),
-  } satisfies DiagnosticReport);
-  return results;
+  const labs = def.labs.map((labKey, i) => orderLab(chart, visit, labKey, { reliable: options.reliable, at: t, slot: options.slots[i] }));
+  const report = labs.some((l) => l.stored) ? { id: chart.newId('dr'), effective: chart.instant(t) } : undefined;
+  return () => {
+    const results = labs.map((l) => l.write()).filter((o): o is Observation => !!o);
+    if (!report) return results;
+    chart.resources.push({
+      resourceType: 'DiagnosticReport', id: report.id, status: 'final',
+      basedOn: [ref('ServiceRequest', orderId)],
+      category: [cc(HL7.diagnosticService, 'LAB'), cc(HL7.diagnosticService, def.service)],
+      code: cc(LOINC, def.loinc),
+      subject: ref('Patient', chart.patientId), encounter: ref('Encounter', visit.id),
+      effectiveDateTime: report.effective, issued: formatInstant(t + 6 * HOUR),
+      performer: [ref('Organization', chart.ctx.staff.healthSystemId)],
+      result: results.map((o) => ref('Observation', o.id!)),
+    } satisfies DiagnosticReport);
+    return results;
+  };
 }
 
-/** A single-test order with its report (A1c, TSH, INR ...), drawn now: for a module that decides on its value. */
-export function singleTest(chart: ChartState, visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean; slot?: number } = {}): Observation | undefined {
+/** A single-test order (now) with its result and report (when written). */
+function orderTest(chart: ChartState, visit: Visit, key: LabKey, options: { value?: number; reliable?: boolean; slot?: number }): () => Observation | undefined {
   const def = LABS[key];
   const t = visit.start + 20 * MINUTE;
   const orderId = chart.newId('sr');
@@ -131,16 +175,20 @@ export function singleTest(chart: ChartState, visit: Visit, key: LabKey, options
     subject: ref('Patient', chart.patientId), encounter: ref('Encounter', visit.id),
     authoredOn: chart.instant(visit.start), requester: ref('Practitioner', visit.clinician.practitionerId),
   } satisfies ServiceRequest);
-  const obs = lab(chart, visit, key, { ...options, at: t });
-  if (obs) {
-    chart.resources.push({
-      resourceType: 'DiagnosticReport', id: chart.newId('dr'), status: 'final', basedOn: [ref('ServiceRequest', orderId)],
-      category: [cc(HL7.diagnosticService, 'LAB')], code: cc(LOINC, def.loinc),
-      subject: ref('Patient', chart.patientId), encounter: ref('Encounter', visit.id),
-      effectiveDateTime: chart.instant(t), issued: formatInstant(t + 6 * HOUR), result: [ref('Observation', obs.id!)],
-    } satisfies DiagnosticReport);
-  }
-  return obs;
+  const ordered = orderLab(chart, visit, key, { ...options, at: t });
+  const report = ordered.stored ? { id: chart.newId('dr'), effective: chart.instant(t) } : undefined;
+  return () => {
+    const obs = ordered.write();
+    if (obs && report) {
+      chart.resources.push({
+        resourceType: 'DiagnosticReport', id: report.id, status: 'final', basedOn: [ref('ServiceRequest', orderId)],
+        category: [cc(HL7.diagnosticService, 'LAB')], code: cc(LOINC, def.loinc),
+        subject: ref('Patient', chart.patientId), encounter: ref('Encounter', visit.id),
+        effectiveDateTime: report.effective, issued: formatInstant(t + 6 * HOUR), result: [ref('Observation', obs.id!)],
+      } satisfies DiagnosticReport);
+    }
+    return obs;
+  };
 }
 
 /** Vital signs per the FHIR R4 vital-signs profile, BP as a panel with systolic/diastolic components. */

@@ -39,8 +39,14 @@ export class Physiology {
 
   /** A measured value: expected plus measurement noise. */
   measure(key: string, t: number): number {
+    const expected = this.expected(key, t);
+    return expected + this.noise(key);
+  }
+
+  /** One draw of the measurement noise of a lab. */
+  noise(key: string): number {
     const def = (LABS as Record<string, LabDef>)[key];
     const sd = def ? (def.normal[1] * 0.3) : 0;
-    return this.expected(key, t) + this.rng.normal(0, sd);
+    return this.rng.normal(0, sd);
   }
 }

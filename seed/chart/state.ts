@@ -128,6 +128,11 @@ export class ChartState {
     return this.physiology.measure(key, t);
   }
 
+  /** One draw of a lab's measurement noise (a deferred result draws it when ordered, its value when settled). */
+  noise(key: string): number {
+    return this.physiology.noise(key);
+  }
+
   // ---- deferred results --------------------------------------------------------------------------------------
 
   /**
