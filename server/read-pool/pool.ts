@@ -63,7 +63,6 @@ export class ReadPool {
   private failedStarts = 0;
   private failed = false;
   private lastStartError?: Error;
-  private everReady = false;
 
   private readonly started: Promise<void>;
   private startedNow!: () => void;
@@ -79,12 +78,12 @@ export class ReadPool {
   }
 
   /**
-   * Answers `req` on a worker when one is free, else once one is; FIFO. Until the first worker is ready (seconds: each
-   * loads the engine and the terminology index) the main thread answers, as it does without a pool, so a server
-   * listens at once after a start or a restart.
+   * Answers `req` on a worker when one is free, else once one is; FIFO. Requests that arrive before the first worker is
+   * ready (seconds after a start: each loads the engine and the terminology index) wait for it rather than run here,
+   * where a heavy one would hold every read by id and every write for its whole budget.
    */
   run(req: FhirRequest): Promise<FhirResponse> {
-    if (this.failed || this.closed || !this.everReady) return Promise.resolve(this.options.inline(req));
+    if (this.failed || this.closed) return Promise.resolve(this.options.inline(req));
     return new Promise((resolve) => {
       this.queue.push({ id: this.nextId++, req, resolve });
       this.pump();
@@ -110,7 +109,6 @@ export class ReadPool {
     worker.on('message', (message: FromWorker) => {
       if ('ready' in message) {
         slot.ready = true;
-        this.everReady = true;
         this.failedStarts = 0;
         if ([...this.slots].every((s) => s.ready)) this.startedNow();
       } else if (slot.job?.id === message.id) {

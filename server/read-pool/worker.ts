@@ -1,6 +1,8 @@
 // A read worker (server/read-pool/pool.ts starts it): the same FHIR router and services as the main thread, over a
 // read-only connection to the same SQLite file, answering one request at a time.
 import { parentPort, workerData } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { Store } from '../../resources/storage/store.ts';
 import { Repository } from '../../resources/storage/repository.ts';
 import type { Clock, Sandbox } from '../../resources/storage/sandbox.ts';
@@ -41,6 +43,20 @@ function repositoryFor(wire: WireRequest['sandbox']): Repository {
   return entry.repo;
 }
 
+/**
+ * A worker runs below the main thread's scheduling priority (nice +10), so on a machine whose cores the workers' heavy
+ * reads fill, the main thread (HTTP, reads by id, writes, the audit log) still gets a core when it has work. Linux
+ * applies setpriority to one thread when given its thread id (/proc/thread-self names it); elsewhere this does nothing.
+ */
+function lowerThreadPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, Math.max(getPriority(tid), 10));
+  } catch {
+    // Not Linux, or not permitted: the worker keeps the process's priority.
+  }
+}
+
 function answer(wire: WireRequest): WireResponse {
   const { sandbox, ...fields } = wire;
   const req: FhirRequest = { ...fields, repo: repositoryFor(sandbox), context };
@@ -64,6 +80,7 @@ function answer(wire: WireRequest): WireResponse {
 
 // Built before the first request, so no request's time budget pays for it (the main thread's hard stop counts it).
 void terminology.index;
+lowerThreadPriority();
 port.on('message', (message: ToWorker) => {
   const reply: FromWorker = { id: message.id, response: answer(message.request) };
   port.postMessage(reply);
