@@ -7,7 +7,7 @@
 // The rules read FHIR as a client would (codes, dates, statuses), never the generator's internal state, so they can
 // judge any population, including one loaded from NDJSON.
 import type { AllergyIntolerance, Coding, Immunization, MedicationDispense, MedicationRequest, Observation, Procedure, Resource, ServiceRequest } from '@medplum/fhirtypes';
-import { CVX, FLOWSHEET, LOINC, RXNORM, SNOMED, ingredientsOf } from './codes/index.ts';
+import { CVX, FLOWSHEET, LOINC, PLANTED_ERROR, RXNORM, SNOMED, codingOf, ingredientsOf } from './codes/index.ts';
 import { LABS, type LabDef } from './codes/labs.ts';
 import { rxcuiOfIngredient } from './codes/rxnorm.ts';
 import { convertValue } from '../resources/units/analytes.ts';
@@ -15,16 +15,14 @@ import { ANTIRETROVIRALS, LITHIUM, P2Y12_INHIBITORS, therapyClash } from './drug
 import { DAY, YEAR } from './time.ts';
 
 /** meta.tag system of a deliberately planted error; the code names the kind of error (PLANTED_ERRORS). */
-export const PLANTED_ERROR_SYSTEM = 'http://ehr-gym.example/fhir/CodeSystem/planted-error';
+export const PLANTED_ERROR_SYSTEM = PLANTED_ERROR.system;
 
-/** The kinds of planted error the generator may write, by tag code. */
-export const PLANTED_ERRORS = {
-  'duplicate-order': 'The same ingredient ordered twice by different prescribers, both orders active (reconciliation trap).',
-} as const;
+/** The kinds of planted error the generator may write, by tag code (seed/codes/planted-error.ts). */
+export const PLANTED_ERRORS = PLANTED_ERROR.concepts as Readonly<Record<'duplicate-order', string>>;
 export type PlantedError = keyof typeof PLANTED_ERRORS;
 
 export function plantedErrorTag(code: PlantedError): Coding {
-  return { system: PLANTED_ERROR_SYSTEM, code, display: PLANTED_ERRORS[code] };
+  return codingOf(PLANTED_ERROR, code);
 }
 
 export interface Violation {

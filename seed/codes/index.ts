@@ -9,12 +9,13 @@ import { UCUM } from './ucum.ts';
 import { FLOWSHEET } from './flowsheet.ts';
 import { FORMULARY } from './formulary.ts';
 import { HL7 } from './hl7.ts';
+import { PLANTED_ERROR } from './planted-error.ts';
 
-export { LOINC, SNOMED, ICD10CM, RXNORM, CVX, UCUM, FLOWSHEET, FORMULARY, HL7 };
+export { LOINC, SNOMED, ICD10CM, RXNORM, CVX, UCUM, FLOWSHEET, FORMULARY, HL7, PLANTED_ERROR };
 export { codingOf, type CodeTable, type Coding } from './types.ts';
 export { RXNORM_CONCEPTS, ingredientsOf } from './rxnorm.ts';
 
-export const codeTables: readonly CodeTable[] = [LOINC, SNOMED, ICD10CM, RXNORM, CVX, UCUM, FLOWSHEET, FORMULARY, ...Object.values(HL7)];
+export const codeTables: readonly CodeTable[] = [LOINC, SNOMED, ICD10CM, RXNORM, CVX, UCUM, FLOWSHEET, FORMULARY, PLANTED_ERROR, ...Object.values(HL7)];
 
 const bySystem = new Map<string, Map<string, string>>();
 for (const table of codeTables) {
