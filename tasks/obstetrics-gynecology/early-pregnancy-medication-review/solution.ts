@@ -17,7 +17,7 @@ const has = (c: Condition, sets: { system: string; codes: string[] }[]) => (c.co
 export default async function solution({ fhir, patient, now, task, finish }: SolutionContext): Promise<void> {
   await fhir.read('Patient', patient);
   const tests = (await fhir.search<Observation>('Observation', { patient, code: `${LOINC}|2106-3,${LOINC}|2118-8`, _sort: '-date' })).sort((a, b) => when(b) - when(a));
-  const positive = tests.find((o) => (o.valueCodeableConcept?.coding ?? []).some((c) => c.code === '10828004'));
+  const positive = tests.find((o) => o.status !== 'entered-in-error' && (o.valueCodeableConcept?.coding ?? []).some((c) => c.code === '10828004'));
   if (!positive) return finish('No positive pregnancy test on file; nothing changed.');
   await fhir.read('Observation', positive.id!);
   const conditions = await fhir.search<Condition>('Condition', { patient, 'clinical-status': 'active' });
@@ -32,7 +32,9 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   const listed = (await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active' })).filter((o) => o.status === 'active');
   const meds: MedicationRequest[] = [];
   for (const o of listed) meds.push(await fhir.read<MedicationRequest>('MedicationRequest', o.id!));
-  const latest = async (code: string) => (await fhir.search<Observation>('Observation', { patient, code: `${LOINC}|${code}`, _sort: '-date' })).sort((a, b) => when(b) - when(a))[0];
+  // A result marked entered-in-error was never a result (FHIR R4 Observation.status).
+  const latest = async (code: string) => (await fhir.search<Observation>('Observation', { patient, code: `${LOINC}|${code}`, _sort: '-date' }))
+    .filter((o) => o.status !== 'entered-in-error').sort((a, b) => when(b) - when(a))[0];
   const weight = (await latest('29463-7'))?.valueQuantity?.value;
   const inr = (await latest('6301-6'))?.valueQuantity?.value;
   const bp = await latest('85354-9');

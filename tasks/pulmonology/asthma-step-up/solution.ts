@@ -35,7 +35,8 @@ export default async function solution({ fhir, patient, now, task, finish }: Sol
   await fhir.search('AllergyIntolerance', { patient });
   const active = (await fhir.search<MedicationRequest>('MedicationRequest', { patient, status: 'active' })).filter((o) => o.status === 'active');
   const acts = await fhir.search<Observation>('Observation', { patient, code: `${ACT_TOTAL.system}|${ACT_TOTAL.code}`, _sort: '-date' });
-  const act = acts.filter((o) => o.valueQuantity?.value !== undefined).sort((a, b) => Date.parse(b.effectiveDateTime ?? '') - Date.parse(a.effectiveDateTime ?? ''))[0]!;
+  // A result marked entered-in-error was never a result (FHIR R4 Observation.status).
+  const act = acts.filter((o) => o.status !== 'entered-in-error' && o.valueQuantity?.value !== undefined).sort((a, b) => Date.parse(b.effectiveDateTime ?? '') - Date.parse(a.effectiveDateTime ?? ''))[0]!;
   const fills = (await fhir.search<MedicationDispense>('MedicationDispense', { patient })).filter((d) => d.status === 'completed' && is(d, 'fluticasone'));
   await fhir.search('DocumentReference', { patient, _sort: '-date', _count: 3 });
   await fhir.search('Encounter', { patient, _sort: '-date', _count: 5 });
