@@ -28,6 +28,10 @@ export const ckd: ClinicalModule = {
     chart.modify('UACR', (t, v) => (t >= onset - YEAR ? v + 120 : v));
   },
   run(chart, onset) {
+    // The draws the physiology phase now takes from its own stream, still taken here: the rest of this chart's
+    // stream stays where it was, so the charts tasks bind to do not move.
+    chart.rng.between(42, 56);
+    chart.rng.between(1.5, 4.5);
     const pcp = chart.visit(onset - 60 * DAY, { reason: 'Routine labs' });
     chart.vitals(pcp);
     chart.panel(pcp, 'BMP', { reliable: true });

@@ -29,6 +29,10 @@ export const diabetes: ClinicalModule = {
     });
   },
   run(chart, onset) {
+    // The draws the physiology phase now takes from its own stream, still taken here: the rest of this chart's
+    // stream stays where it was, so the charts tasks bind to do not move.
+    chart.rng.between(7.0, 9.5);
+    chart.rng.between(0.1, 0.3);
     // The untreated level the physiology holds a month before diagnosis (no glucose-lowering drug yet).
     const untreated = chart.expected('A1C', onset - 30 * DAY);
     const screen = chart.visit(onset - 30 * DAY, { reason: 'Diabetes screening' });

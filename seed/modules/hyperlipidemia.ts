@@ -17,6 +17,9 @@ export const hyperlipidemia: ClinicalModule = {
     chart.modify('TRIG', (t, v) => (t >= onset - 2 * YEAR ? v + 40 : v));
   },
   run(chart, onset) {
+    // The draws the physiology phase now takes from its own stream, still taken here: the rest of this chart's
+    // stream stays where it was, so the charts tasks bind to do not move.
+    chart.rng.between(45, 90);
     const visit = chart.visit(onset, { reason: 'Cholesterol screening results' });
     chart.vitals(visit);
     chart.panel(visit, 'LIPID', { reliable: true });
