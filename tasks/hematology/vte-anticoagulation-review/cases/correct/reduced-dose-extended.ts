@@ -16,9 +16,9 @@ export default async function ({ http, patient, now, submit }: CaseContext): Pro
   const order = orders.find((o) => o.reasonReference?.some((r) => r.reference === `Condition/${dvt.id}`))
     ?? orders.find((o) => /apixaban/i.test(o.medicationCodeableConcept?.text ?? ''))!;
   const procs = await http.search<Procedure>('Procedure', { patient });
-  const hgb = latest(await http.search<Observation>('Observation', { patient, code: 'http://loinc.org|718-7' }));
-  const plt = latest(await http.search<Observation>('Observation', { patient, code: 'http://loinc.org|777-3' }));
-  const cr = latest(await http.search<Observation>('Observation', { patient, code: 'http://loinc.org|2160-0' }));
+  const hgb = latest(await http.search<Observation>('Observation', { patient, code: 'http://loinc.org|718-7,http://ehr-gym.example/fhir/CodeSystem/flowsheet|HGB' }));
+  const plt = latest(await http.search<Observation>('Observation', { patient, code: 'http://loinc.org|777-3,http://loinc.org|26515-7,http://ehr-gym.example/fhir/CodeSystem/flowsheet|PLT' }));
+  const cr = latest(await http.search<Observation>('Observation', { patient, code: 'http://loinc.org|2160-0,http://loinc.org|38483-4,http://ehr-gym.example/fhir/CodeSystem/flowsheet|CREAT' }));
   const onset = dvt.onsetDateTime!.slice(0, 10);
   const bounds = order.dosageInstruction?.[0]?.timing?.repeat?.boundsPeriod;
   const start = (bounds?.start ?? order.authoredOn!).slice(0, 10);
