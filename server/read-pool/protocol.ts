@@ -1,7 +1,7 @@
 // What crosses between the main thread and a read worker (structured-clone values: no Repository, no context).
 // The main thread keeps HTTP, sessions, the audit log and every write; a worker answers one read at a time from its
 // own read-only SQLite connection, so a session's committed writes are visible to it (WAL) from the next request on.
-import type { FhirRequest, FhirResponse, HttpMethod, QueryParams } from '../fhir-request.ts';
+import type { FhirRequest, FhirResponse, HttpMethod } from '../fhir-request.ts';
 import type { ServerSettings } from '../context.ts';
 import { isTabularOperationPath } from '../../contracts/operations.ts';
 
@@ -10,18 +10,11 @@ export interface WorkerSetup {
   settings: ServerSettings;
 }
 
-export interface WireRequest {
-  method: HttpMethod;
-  path: string;
-  query: QueryParams;
-  body?: unknown;
-  jsonText?: string;
-  contentType?: string;
-  headers: Record<string, string | undefined>;
-  baseUrl: string;
+/** A FhirRequest's plain fields, with its sandbox named instead of its Repository and context (a worker has its own). */
+export type WireRequest = Pick<FhirRequest, 'method' | 'path' | 'query' | 'body' | 'jsonText' | 'contentType' | 'headers' | 'baseUrl'> & {
   /** The sandbox the request reads: its layers and the instant its clock gave this request on the main thread. */
   sandbox: { name: string; layers: readonly string[]; now: string };
-}
+};
 
 /** An answer as sent: the body already JSON text, the returned resource ids already read from it. */
 export interface WireResponse {
